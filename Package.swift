@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Mihiraki",
+    products: [
+        .library(name: "Mihiraki", targets: ["Mihiraki"]),
+        .executable(name: "mihiraki", targets: ["mihiraki"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        // Every libpng / libjpeg call lives here; setjmp/longjmp never leave C.
+        .target(
+            name: "CMihirakiCodecs",
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
+        ),
+        // Pure value code: imposition, geometry, options, colours. No pixels, no I/O.
+        .target(name: "MihirakiCore"),
+        // Pixel buffers and kernels: fill, blit, composite, resample.
+        .target(name: "MihirakiRaster"),
+        // Swift faces of the decoders and the PNG encoder.
+        .target(name: "MihirakiCodecs", dependencies: ["CMihirakiCodecs", "MihirakiRaster"]),
+        // The library's front door: books, renderer, manifest, output.
+        .target(name: "Mihiraki", dependencies: ["MihirakiCore", "MihirakiRaster", "MihirakiCodecs"]),
+        // The command-line tool, a thin layer over the library.
+        .executableTarget(
+            name: "mihiraki",
+            dependencies: ["Mihiraki", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "MihirakiCoreTests", dependencies: ["MihirakiCore"]),
+        .testTarget(name: "MihirakiRasterTests", dependencies: ["MihirakiRaster"]),
+        .testTarget(name: "MihirakiCodecsTests", dependencies: ["MihirakiCodecs", "CMihirakiCodecs"]),
+        .testTarget(name: "MihirakiTests", dependencies: ["Mihiraki", "MihirakiCodecs"]),
+        .testTarget(name: "CLITests", dependencies: ["mihiraki", "MihirakiCodecs"]),
+    ]
+)

@@ -1,0 +1,118 @@
+// The C face of Mihiraki's codecs.
+//
+// Every libpng and libjpeg call happens behind these functions. Both libraries
+// report fatal errors by longjmp (libjpeg's default even calls exit()), so each
+// function here owns its own setjmp and returns a plain status instead: no
+// jump ever crosses a Swift frame, and no Swift code runs inside a jump region.
+// Only plain C types cross the boundary, so Swift never imports png.h or
+// jpeglib.h.
+#ifndef CMIHIRAKI_CODECS_H
+#define CMIHIRAKI_CODECS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Status codes shared by every function below.
+enum {
+    MH_OK = 0,
+    MH_ERR_CORRUPT = 1,      ///< the data is damaged or truncated
+    MH_ERR_UNSUPPORTED = 2,  ///< well-formed, but a feature Mihiraki does not read
+    MH_ERR_NOMEM = 3,        ///< an allocation failed
+    MH_ERR_USAGE = 4,        ///< the caller passed something invalid
+};
+
+/// Why a call failed: a status code and a one-line, human-readable reason.
+typedef struct mh_error {
+    int code;
+    char message[240];
+} mh_error;
+
+/// Bytes produced by an encoder; release with `mh_buffer_free`.
+typedef struct mh_buffer {
+    uint8_t *data;
+    size_t size;
+    size_t capacity;
+} mh_buffer;
+
+void mh_buffer_free(mh_buffer *buffer);
+
+// MARK: PNG reading
+
+typedef struct mh_png_reader mh_png_reader;
+
+/// What a PNG holds once it is expanded to 8 bits per sample: palette becomes
+/// RGB, tRNS becomes alpha, 16-bit samples are scaled with rounding.
+typedef struct mh_png_info {
+    uint32_t width;
+    uint32_t height;
+    int channels;      ///< 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA
+    int interlaced;
+    int source_bit_depth;
+    int source_color_type;
+} mh_png_info;
+
+/// Reads the header. `data` must stay valid until `mh_png_close`.
+/// Returns NULL and fills `error` on failure; no pixel memory is allocated here.
+mh_png_reader *mh_png_open(const void *data, size_t size, mh_png_info *info, mh_error *error);
+/// Decodes every row into `pixels` (height rows of `stride` bytes).
+int mh_png_read(mh_png_reader *reader, void *pixels, size_t stride, mh_error *error);
+void mh_png_close(mh_png_reader *reader);
+
+// MARK: JPEG reading
+
+typedef struct mh_jpeg_reader mh_jpeg_reader;
+
+enum {
+    MH_JPEG_GRAY = 1,
+    MH_JPEG_RGB = 3,
+    MH_JPEG_CMYK = 4,  ///< CMYK or YCCK in the file; delivered as CMYK samples
+};
+
+typedef struct mh_jpeg_info {
+    uint32_t width;          ///< of the decoded output (after scaling)
+    uint32_t height;
+    uint32_t source_width;   ///< as stored in the file
+    uint32_t source_height;
+    int channels;            ///< 1, 3 or 4 (CMYK)
+    int color_model;         ///< one of MH_JPEG_*
+    int adobe_marker;        ///< non-zero when an Adobe APP14 marker was seen (inverted CMYK)
+    int progressive;
+    const uint8_t *exif;     ///< payload of the first APP1 "Exif\0\0" segment, or NULL
+    size_t exif_size;
+} mh_jpeg_info;
+
+/// Reads the header, and the markers before the first scan. `data` must stay
+/// valid until `mh_jpeg_close`. `scale_denom` is 1, 2, 4 or 8 (DCT scaling).
+mh_jpeg_reader *mh_jpeg_open(const void *data, size_t size, int scale_denom,
+                             mh_jpeg_info *info, mh_error *error);
+/// Decodes every row into `pixels`. Corrupt-data warnings count as errors
+/// (a truncated page must not come out silently grey), except the harmless
+/// ones listed in the implementation.
+int mh_jpeg_read(mh_jpeg_reader *reader, void *pixels, size_t stride, mh_error *error);
+void mh_jpeg_close(mh_jpeg_reader *reader);
+
+// MARK: Encoding
+
+/// Encodes 8-bit samples as PNG with no time stamp or other varying chunk.
+/// `channels`: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA. `level`: zlib 0–9.
+/// `filters`: a libpng PNG_FILTER_* mask, or 0 for libpng's default choice.
+int mh_png_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
+                  int channels, int level, int filters, mh_buffer *out, mh_error *error);
+
+/// Encodes a JPEG (used to build test fixtures and benchmark corpora).
+/// `channels`: 1 gray, 3 RGB, 4 CMYK. `ycck`: store CMYK input as YCCK.
+/// `adobe_marker`: write the Adobe APP14 marker (Photoshop-style inverted CMYK
+/// is then the caller's job). `app1`/`app1_size`: an optional APP1 payload.
+int mh_jpeg_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
+                   int channels, int quality, int progressive, int ycck, int adobe_marker,
+                   const void *app1, size_t app1_size, mh_buffer *out, mh_error *error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,261 @@
+// libjpeg(-turbo) behind plain C calls. libjpeg's default error handler calls
+// exit(); ours formats the message and jumps back to the setjmp of the public
+// function that is running.
+#include "CMihirakiCodecs.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jerror.h>
+#include <jpeglib.h>
+
+/// The longest a progressive file may run before it is called hostile: a few
+/// hundred scans is already far beyond any real encoder's output.
+#define MH_JPEG_MAX_SCANS 1000
+
+typedef struct jump_error_manager {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    char message[JMSG_LENGTH_MAX + 32];
+    int fatal_warnings;
+} jump_error_manager;
+
+static void set_error(mh_error *error, int code, const char *message) {
+    if (error == NULL) return;
+    error->code = code;
+    snprintf(error->message, sizeof error->message, "%s", message);
+}
+
+static void fail_with_message(j_common_ptr cinfo) {
+    jump_error_manager *manager = (jump_error_manager *)cinfo->err;
+    char text[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, text);
+    snprintf(manager->message, sizeof manager->message, "%s", text);
+    longjmp(manager->jump, 1);
+}
+
+/// Warnings that do not affect the pixels; every other warning means the
+/// entropy-coded data is damaged or cut short, and libjpeg would quietly fill
+/// the rest of the page with grey.
+static int harmless_warning(int code) {
+    return code == JWRN_EXTRANEOUS_DATA || code == JWRN_JFIF_MAJOR || code == JWRN_ADOBE_XFORM ||
+           code == JWRN_BOGUS_ICC;
+}
+
+static void emit_message(j_common_ptr cinfo, int level) {
+    jump_error_manager *manager = (jump_error_manager *)cinfo->err;
+    if (level < 0) {
+        cinfo->err->num_warnings++;
+        if (manager->fatal_warnings && !harmless_warning(cinfo->err->msg_code)) {
+            fail_with_message(cinfo);
+        }
+    }
+    // Trace messages (level >= 0) are ignored.
+}
+
+static void output_nothing(j_common_ptr cinfo) { (void)cinfo; }
+
+static void install_error_manager(jump_error_manager *manager) {
+    jpeg_std_error(&manager->pub);
+    manager->pub.error_exit = fail_with_message;
+    manager->pub.emit_message = emit_message;
+    manager->pub.output_message = output_nothing;
+    manager->fatal_warnings = 1;
+    manager->message[0] = 0;
+}
+
+static int classify(const jump_error_manager *manager) {
+    int code = manager->pub.msg_code;
+    if (code == JERR_OUT_OF_MEMORY) return MH_ERR_NOMEM;
+    if (code == JERR_ARITH_NOTIMPL || code == JERR_NOT_COMPILED || code == JERR_CONVERSION_NOTIMPL ||
+        code == JERR_BAD_PRECISION || code == JERR_NOTIMPL) {
+        return MH_ERR_UNSUPPORTED;
+    }
+    return MH_ERR_CORRUPT;
+}
+
+// MARK: Reading
+
+typedef struct scan_limit_monitor {
+    struct jpeg_progress_mgr pub;
+    jump_error_manager *errors;
+} scan_limit_monitor;
+
+static void check_scan_count(j_common_ptr cinfo) {
+    if (cinfo->is_decompressor) {
+        j_decompress_ptr d = (j_decompress_ptr)cinfo;
+        if (d->input_scan_number > MH_JPEG_MAX_SCANS) {
+            jump_error_manager *manager = (jump_error_manager *)cinfo->err;
+            snprintf(manager->message, sizeof manager->message,
+                     "more than %d progressive scans (hostile file?)", MH_JPEG_MAX_SCANS);
+            manager->pub.msg_code = JERR_BAD_PROGRESSION;
+            longjmp(manager->jump, 1);
+        }
+    }
+}
+
+struct mh_jpeg_reader {
+    struct jpeg_decompress_struct cinfo;
+    jump_error_manager errors;
+    scan_limit_monitor monitor;
+    int started;
+};
+
+mh_jpeg_reader *mh_jpeg_open(const void *data, size_t size, int scale_denom,
+                             mh_jpeg_info *info, mh_error *error) {
+    set_error(error, MH_OK, "");
+    if (data == NULL || info == NULL || !(scale_denom == 1 || scale_denom == 2 || scale_denom == 4 ||
+                                          scale_denom == 8)) {
+        set_error(error, MH_ERR_USAGE, "invalid arguments");
+        return NULL;
+    }
+    if (size < 4) {
+        set_error(error, MH_ERR_CORRUPT, "file is truncated");
+        return NULL;
+    }
+    mh_jpeg_reader *reader = calloc(1, sizeof *reader);
+    if (reader == NULL) {
+        set_error(error, MH_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    install_error_manager(&reader->errors);
+    reader->cinfo.err = &reader->errors.pub;
+    if (setjmp(reader->errors.jump)) {
+        set_error(error, classify(&reader->errors), reader->errors.message);
+        mh_jpeg_close(reader);
+        return NULL;
+    }
+    jpeg_create_decompress(&reader->cinfo);
+    reader->monitor.pub.progress_monitor = check_scan_count;
+    reader->monitor.errors = &reader->errors;
+    reader->cinfo.progress = &reader->monitor.pub;
+    jpeg_mem_src(&reader->cinfo, (const unsigned char *)data, (unsigned long)size);
+    jpeg_save_markers(&reader->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_read_header(&reader->cinfo, TRUE);
+
+    struct jpeg_decompress_struct *cinfo = &reader->cinfo;
+    memset(info, 0, sizeof *info);
+    info->source_width = cinfo->image_width;
+    info->source_height = cinfo->image_height;
+    info->adobe_marker = cinfo->saw_Adobe_marker ? 1 : 0;
+    info->progressive = cinfo->progressive_mode ? 1 : 0;
+    switch (cinfo->jpeg_color_space) {
+    case JCS_GRAYSCALE:
+        cinfo->out_color_space = JCS_GRAYSCALE;
+        info->color_model = MH_JPEG_GRAY;
+        break;
+    case JCS_CMYK:
+    case JCS_YCCK:
+        cinfo->out_color_space = JCS_CMYK;  // libjpeg turns YCCK into CMYK
+        info->color_model = MH_JPEG_CMYK;
+        break;
+    default:
+        cinfo->out_color_space = JCS_RGB;
+        info->color_model = MH_JPEG_RGB;
+        break;
+    }
+    cinfo->scale_num = 1;
+    cinfo->scale_denom = (unsigned int)scale_denom;
+    cinfo->dct_method = JDCT_ISLOW;  // the accurate IDCT: same pixels on every CPU
+    jpeg_calc_output_dimensions(cinfo);
+    info->width = cinfo->output_width;
+    info->height = cinfo->output_height;
+    info->channels = cinfo->output_components;
+
+    for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker != NULL; marker = marker->next) {
+        if (marker->marker == JPEG_APP0 + 1 && marker->data_length >= 6 &&
+            memcmp(marker->data, "Exif\0\0", 6) == 0) {
+            info->exif = marker->data + 6;
+            info->exif_size = marker->data_length - 6;
+            break;
+        }
+    }
+    return reader;
+}
+
+int mh_jpeg_read(mh_jpeg_reader *reader, void *pixels, size_t stride, mh_error *error) {
+    set_error(error, MH_OK, "");
+    if (reader == NULL || pixels == NULL || reader->started) {
+        set_error(error, MH_ERR_USAGE, "invalid reader or buffer");
+        return MH_ERR_USAGE;
+    }
+    struct jpeg_decompress_struct *cinfo = &reader->cinfo;
+    if (stride < (size_t)cinfo->output_width * (size_t)cinfo->output_components) {
+        set_error(error, MH_ERR_USAGE, "output stride too small");
+        return MH_ERR_USAGE;
+    }
+    if (setjmp(reader->errors.jump)) {
+        set_error(error, classify(&reader->errors), reader->errors.message);
+        return error ? error->code : MH_ERR_CORRUPT;
+    }
+    reader->started = 1;
+    jpeg_start_decompress(cinfo);
+    while (cinfo->output_scanline < cinfo->output_height) {
+        JSAMPROW row = (JSAMPROW)((uint8_t *)pixels + (size_t)cinfo->output_scanline * stride);
+        jpeg_read_scanlines(cinfo, &row, 1);
+    }
+    jpeg_finish_decompress(cinfo);
+    return MH_OK;
+}
+
+void mh_jpeg_close(mh_jpeg_reader *reader) {
+    if (reader == NULL) return;
+    // jpeg_destroy never raises errors, so no jump region is needed here.
+    jpeg_destroy_decompress(&reader->cinfo);
+    free(reader);
+}
+
+// MARK: Writing
+
+int mh_jpeg_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
+                   int channels, int quality, int progressive, int ycck, int adobe_marker,
+                   const void *app1, size_t app1_size, mh_buffer *out, mh_error *error) {
+    set_error(error, MH_OK, "");
+    if (pixels == NULL || out == NULL || !(channels == 1 || channels == 3 || channels == 4) ||
+        width == 0 || height == 0 || stride < (size_t)width * (size_t)channels || app1_size > 65533) {
+        set_error(error, MH_ERR_USAGE, "invalid image for JPEG encoding");
+        return MH_ERR_USAGE;
+    }
+    struct jpeg_compress_struct cinfo;
+    jump_error_manager errors;
+    install_error_manager(&errors);
+    errors.fatal_warnings = 0;
+    cinfo.err = &errors.pub;
+    unsigned char *volatile buffer = NULL;
+    unsigned long buffer_size = 0;
+    if (setjmp(errors.jump)) {
+        jpeg_destroy_compress(&cinfo);
+        free(buffer);
+        set_error(error, classify(&errors), errors.message);
+        return error ? error->code : MH_ERR_CORRUPT;
+    }
+    jpeg_create_compress(&cinfo);
+    jpeg_mem_dest(&cinfo, (unsigned char **)&buffer, &buffer_size);
+    cinfo.image_width = width;
+    cinfo.image_height = height;
+    cinfo.input_components = channels;
+    cinfo.in_color_space = channels == 1 ? JCS_GRAYSCALE : (channels == 3 ? JCS_RGB : JCS_CMYK);
+    jpeg_set_defaults(&cinfo);
+    if (channels == 4) {
+        jpeg_set_colorspace(&cinfo, ycck ? JCS_YCCK : JCS_CMYK);
+    }
+    cinfo.write_Adobe_marker = adobe_marker ? TRUE : FALSE;
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    if (progressive) jpeg_simple_progression(&cinfo);
+    jpeg_start_compress(&cinfo, TRUE);
+    if (app1 != NULL && app1_size > 0) {
+        jpeg_write_marker(&cinfo, JPEG_APP0 + 1, (const JOCTET *)app1, (unsigned int)app1_size);
+    }
+    while (cinfo.next_scanline < cinfo.image_height) {
+        JSAMPROW row = (JSAMPROW)((const uint8_t *)pixels + (size_t)cinfo.next_scanline * stride);
+        jpeg_write_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    out->data = buffer;
+    out->size = buffer_size;
+    out->capacity = buffer_size;
+    return MH_OK;
+}

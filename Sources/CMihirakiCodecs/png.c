@@ -1,0 +1,240 @@
+// libpng behind plain C calls. Each public function sets its own setjmp; the
+// error callback copies libpng's message and jumps back to it.
+#include "CMihirakiCodecs.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void mh_buffer_free(mh_buffer *buffer) {
+    if (buffer == NULL) return;
+    free(buffer->data);
+    buffer->data = NULL;
+    buffer->size = 0;
+    buffer->capacity = 0;
+}
+
+static void set_error(mh_error *error, int code, const char *message) {
+    if (error == NULL) return;
+    error->code = code;
+    snprintf(error->message, sizeof error->message, "%s", message);
+}
+
+/// Where libpng's error callback leaves its message before jumping.
+typedef struct png_failure {
+    char message[200];
+} png_failure;
+
+static void png_error_to_jump(png_structp png, png_const_charp message) {
+    png_failure *failure = (png_failure *)png_get_error_ptr(png);
+    if (failure != NULL) {
+        snprintf(failure->message, sizeof failure->message, "%s", message ? message : "libpng error");
+    }
+    png_longjmp(png, 1);
+}
+
+static void png_warning_ignored(png_structp png, png_const_charp message) {
+    (void)png;
+    (void)message;  // ancillary-chunk problems (bad CRC in tEXt, say) do not stop a page
+}
+
+// MARK: Reading
+
+typedef struct memory_source {
+    const uint8_t *data;
+    size_t size;
+    size_t offset;
+} memory_source;
+
+struct mh_png_reader {
+    png_structp png;
+    png_infop info;
+    memory_source source;
+    png_failure failure;
+    uint32_t height;
+    size_t rowbytes;
+};
+
+static void read_from_memory(png_structp png, png_bytep out, size_t length) {
+    memory_source *source = (memory_source *)png_get_io_ptr(png);
+    if (source->size - source->offset < length) {
+        png_error(png, "file is truncated");
+    }
+    memcpy(out, source->data + source->offset, length);
+    source->offset += length;
+}
+
+static int message_code(const char *message) {
+    // libpng does not classify its errors; these are the ones that mean
+    // "valid, but not something libpng was built to read".
+    if (strstr(message, "Unknown") != NULL || strstr(message, "unsupported") != NULL) {
+        return MH_ERR_UNSUPPORTED;
+    }
+    if (strstr(message, "memory") != NULL) return MH_ERR_NOMEM;
+    return MH_ERR_CORRUPT;
+}
+
+mh_png_reader *mh_png_open(const void *data, size_t size, mh_png_info *info, mh_error *error) {
+    set_error(error, MH_OK, "");
+    if (data == NULL || info == NULL) {
+        set_error(error, MH_ERR_USAGE, "no data");
+        return NULL;
+    }
+    if (size < 8 || png_sig_cmp((png_const_bytep)data, 0, 8) != 0) {
+        set_error(error, MH_ERR_CORRUPT, "not a PNG file (bad signature)");
+        return NULL;
+    }
+    mh_png_reader *reader = calloc(1, sizeof *reader);
+    if (reader == NULL) {
+        set_error(error, MH_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    reader->source.data = (const uint8_t *)data;
+    reader->source.size = size;
+    reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &reader->failure,
+                                         png_error_to_jump, png_warning_ignored);
+    if (reader->png == NULL) {
+        free(reader);
+        set_error(error, MH_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    reader->info = png_create_info_struct(reader->png);
+    if (reader->info == NULL) {
+        png_destroy_read_struct(&reader->png, NULL, NULL);
+        free(reader);
+        set_error(error, MH_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    if (setjmp(png_jmpbuf(reader->png))) {
+        set_error(error, message_code(reader->failure.message), reader->failure.message);
+        mh_png_close(reader);
+        return NULL;
+    }
+    png_set_read_fn(reader->png, &reader->source, read_from_memory);
+    // Ancillary chunks are bounded so a hostile file cannot ask for gigabytes
+    // of text or ICC data; pixel memory is bounded by the caller's max-pixels.
+    png_set_chunk_malloc_max(reader->png, 16u * 1024u * 1024u);
+    png_read_info(reader->png, reader->info);
+
+    int bit_depth = png_get_bit_depth(reader->png, reader->info);
+    int color_type = png_get_color_type(reader->png, reader->info);
+    info->source_bit_depth = bit_depth;
+    info->source_color_type = color_type;
+    info->interlaced = png_get_interlace_type(reader->png, reader->info) != PNG_INTERLACE_NONE;
+
+    // Samples are taken as stored: no gamma, no background, no sBIT shifts.
+    png_set_expand(reader->png);      // palette -> RGB, gray < 8 bits -> 8, tRNS -> alpha
+    png_set_scale_16(reader->png);    // 16 -> 8 bits with rounding, (v * 255 + 32767) / 65535
+    png_set_interlace_handling(reader->png);
+    png_read_update_info(reader->png, reader->info);
+
+    info->width = png_get_image_width(reader->png, reader->info);
+    info->height = png_get_image_height(reader->png, reader->info);
+    info->channels = png_get_channels(reader->png, reader->info);
+    reader->height = info->height;
+    reader->rowbytes = png_get_rowbytes(reader->png, reader->info);
+    if (png_get_bit_depth(reader->png, reader->info) != 8 || info->channels < 1 || info->channels > 4) {
+        set_error(error, MH_ERR_UNSUPPORTED, "unexpected sample layout after expansion");
+        mh_png_close(reader);
+        return NULL;
+    }
+    return reader;
+}
+
+int mh_png_read(mh_png_reader *reader, void *pixels, size_t stride, mh_error *error) {
+    set_error(error, MH_OK, "");
+    if (reader == NULL || pixels == NULL || stride < reader->rowbytes) {
+        set_error(error, MH_ERR_USAGE, "bad output buffer");
+        return MH_ERR_USAGE;
+    }
+    png_bytep *rows = malloc(sizeof(png_bytep) * (reader->height ? reader->height : 1));
+    if (rows == NULL) {
+        set_error(error, MH_ERR_NOMEM, "out of memory");
+        return MH_ERR_NOMEM;
+    }
+    for (uint32_t y = 0; y < reader->height; y++) {
+        rows[y] = (png_bytep)pixels + (size_t)y * stride;
+    }
+    if (setjmp(png_jmpbuf(reader->png))) {
+        free(rows);
+        set_error(error, message_code(reader->failure.message), reader->failure.message);
+        return error ? error->code : MH_ERR_CORRUPT;
+    }
+    png_read_image(reader->png, rows);
+    png_read_end(reader->png, NULL);
+    free(rows);
+    return MH_OK;
+}
+
+void mh_png_close(mh_png_reader *reader) {
+    if (reader == NULL) return;
+    png_destroy_read_struct(&reader->png, &reader->info, NULL);
+    free(reader);
+}
+
+// MARK: Writing
+
+static void write_to_buffer(png_structp png, png_bytep data, size_t length) {
+    mh_buffer *out = (mh_buffer *)png_get_io_ptr(png);
+    if (out->capacity - out->size < length) {
+        size_t capacity = out->capacity ? out->capacity : 65536;
+        while (capacity - out->size < length) capacity *= 2;
+        uint8_t *grown = realloc(out->data, capacity);
+        if (grown == NULL) png_error(png, "out of memory");
+        out->data = grown;
+        out->capacity = capacity;
+    }
+    memcpy(out->data + out->size, data, length);
+    out->size += length;
+}
+
+static void flush_nothing(png_structp png) { (void)png; }
+
+int mh_png_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
+                  int channels, int level, int filters, mh_buffer *out, mh_error *error) {
+    set_error(error, MH_OK, "");
+    static const int color_types[5] = {
+        -1, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGBA
+    };
+    if (pixels == NULL || out == NULL || channels < 1 || channels > 4 || width == 0 || height == 0 ||
+        stride < (size_t)width * (size_t)channels || level < 0 || level > 9) {
+        set_error(error, MH_ERR_USAGE, "invalid image for PNG encoding");
+        return MH_ERR_USAGE;
+    }
+    out->data = NULL;
+    out->size = 0;
+    out->capacity = 0;
+    png_failure failure = {{0}};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &failure,
+                                              png_error_to_jump, png_warning_ignored);
+    if (png == NULL) {
+        set_error(error, MH_ERR_NOMEM, "out of memory");
+        return MH_ERR_NOMEM;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_write_struct(&png, NULL);
+        set_error(error, MH_ERR_NOMEM, "out of memory");
+        return MH_ERR_NOMEM;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        mh_buffer_free(out);
+        set_error(error, message_code(failure.message), failure.message);
+        return error ? error->code : MH_ERR_CORRUPT;
+    }
+    png_set_write_fn(png, out, write_to_buffer, flush_nothing);
+    png_set_compression_level(png, level);
+    if (filters != 0) png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
+    png_set_IHDR(png, info, width, height, 8, color_types[channels], PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
+    png_write_info(png, info);
+    for (uint32_t y = 0; y < height; y++) {
+        png_write_row(png, (png_const_bytep)pixels + (size_t)y * stride);
+    }
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    return MH_OK;
+}

@@ -1,0 +1,158 @@
+import CMihirakiCodecs
+import MihirakiRaster
+
+/// What a page's header says, read without decoding any pixels.
+public struct PageHeader: Hashable, Sendable {
+    public var format: ImageFormat
+    /// Size as stored in the file.
+    public var storedWidth: Int
+    public var storedHeight: Int
+    /// EXIF orientation (1–8); 1 when the file has none.
+    public var orientation: Int
+    /// True when the decoded samples will be gray (with or without alpha).
+    public var isGray: Bool
+
+    /// Width as displayed, after the EXIF orientation is applied.
+    public var width: Int { ExifOrientation.swapsAxes(orientation) ? storedHeight : storedWidth }
+    /// Height as displayed, after the EXIF orientation is applied.
+    public var height: Int { ExifOrientation.swapsAxes(orientation) ? storedWidth : storedHeight }
+}
+
+/// Decodes PNG and JPEG pages into upright 8-bit buffers.
+public enum PageDecoder {
+    /// The default pixel limit per page (SPEC §6: 200 million).
+    public static let defaultMaxPixels = 200_000_000
+
+    /// Reads a page's header.
+    /// - Throws: `CodecError` for unknown, unsupported or damaged data.
+    public static func header(of bytes: [UInt8]) throws -> PageHeader {
+        try open(bytes, maxPixels: nil) { header, _ in header }
+    }
+
+    /// Decodes a page to gray, gray+alpha, RGB or RGBA samples (8 bits each),
+    /// turned upright by its EXIF orientation. CMYK JPEGs come out as RGB.
+    ///
+    /// - Parameters:
+    ///   - bytes: the whole file.
+    ///   - maxPixels: refuse, before allocating pixel memory, a page whose
+    ///     header claims more pixels than this.
+    /// - Throws: `CodecError`.
+    public static func decode(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels) throws -> PixelBuffer {
+        try open(bytes, maxPixels: maxPixels) { header, read in
+            try read().oriented(exif: header.orientation)
+        }
+    }
+
+    /// Opens the file with the right decoder, hands the header and a pixel
+    /// reader to `body`, and always closes the decoder.
+    static func open<T>(_ bytes: [UInt8], maxPixels: Int?,
+                        _ body: (PageHeader, () throws -> PixelBuffer) throws -> T) throws -> T {
+        guard let format = ImageFormat.sniff(bytes) else {
+            throw CodecError(.unsupported, bytes.isEmpty ? "empty file" : "not a PNG or JPEG image")
+        }
+        switch format {
+        case .png: return try openPNG(bytes, maxPixels: maxPixels, body)
+        case .jpeg: return try openJPEG(bytes, maxPixels: maxPixels, body)
+        default: throw CodecError(.unsupported, "\(format.rawValue.uppercased()) images are not supported (PNG and JPEG are)")
+        }
+    }
+
+    static func checkPixels(_ width: Int, _ height: Int, _ maxPixels: Int?) throws {
+        guard let maxPixels else { return }
+        if width.multipliedReportingOverflow(by: height).partialValue > maxPixels || width > maxPixels || height > maxPixels {
+            throw CodecError(.tooLarge, "\(width)×\(height) is more than the \(maxPixels)-pixel limit (--max-pixels)")
+        }
+    }
+
+    static func openPNG<T>(_ bytes: [UInt8], maxPixels: Int?,
+                           _ body: (PageHeader, () throws -> PixelBuffer) throws -> T) throws -> T {
+        try bytes.withUnsafeBytes { raw in
+            var info = mh_png_info()
+            var error = mh_error()
+            guard let reader = mh_png_open(raw.baseAddress, raw.count, &info, &error) else {
+                throw CodecError(error)
+            }
+            defer { mh_png_close(reader) }
+            let width = Int(info.width), height = Int(info.height), channels = Int(info.channels)
+            let header = PageHeader(format: .png, storedWidth: width, storedHeight: height, orientation: 1,
+                                    isGray: channels <= 2)
+            return try body(header) {
+                try checkPixels(width, height, maxPixels)
+                var image = PixelBuffer(width: width, height: height, channels: channels)
+                let status = image.pixels.withUnsafeMutableBytes { out in
+                    mh_png_read(reader, out.baseAddress, width * channels, &error)
+                }
+                guard status == MH_OK else { throw CodecError(error) }
+                return image
+            }
+        }
+    }
+
+    static func openJPEG<T>(_ bytes: [UInt8], maxPixels: Int?,
+                            _ body: (PageHeader, () throws -> PixelBuffer) throws -> T) throws -> T {
+        try bytes.withUnsafeBytes { raw in
+            var info = mh_jpeg_info()
+            var error = mh_error()
+            guard let reader = mh_jpeg_open(raw.baseAddress, raw.count, 1, &info, &error) else {
+                throw CodecError(error)
+            }
+            defer { mh_jpeg_close(reader) }
+            var orientation = 1
+            if let exif = info.exif, info.exif_size > 0 {
+                orientation = ExifOrientation.parse(Array(UnsafeBufferPointer(start: exif, count: info.exif_size))) ?? 1
+            }
+            let width = Int(info.width), height = Int(info.height), channels = Int(info.channels)
+            let header = PageHeader(format: .jpeg, storedWidth: width, storedHeight: height,
+                                    orientation: orientation, isGray: channels == 1)
+            return try body(header) {
+                try checkPixels(width, height, maxPixels)
+                var image = PixelBuffer(width: width, height: height, channels: channels)
+                let status = image.pixels.withUnsafeMutableBytes { out in
+                    mh_jpeg_read(reader, out.baseAddress, width * channels, &error)
+                }
+                guard status == MH_OK else { throw CodecError(error) }
+                if Int(info.color_model) == Int(MH_JPEG_CMYK) {
+                    return cmykToRGB(image, adobeInverted: info.adobe_marker != 0)
+                }
+                return image
+            }
+        }
+    }
+
+    /// CMYK samples to RGB. Files with an Adobe APP14 marker store CMYK
+    /// inverted (Photoshop's convention), so there `R = C·K/255`; otherwise
+    /// `R = (255−C)·(255−K)/255`. Rounded to nearest.
+    public static func cmykToRGB(_ cmyk: PixelBuffer, adobeInverted: Bool) -> PixelBuffer {
+        precondition(cmyk.channels == 4, "CMYK has four samples per pixel")
+        let n = cmyk.width * cmyk.height
+        var out = [UInt8](repeating: 0, count: n * 3)
+        cmyk.pixels.withUnsafeBufferPointer { src in
+            for i in 0..<n {
+                var k = Int(src[4 * i + 3])
+                if !adobeInverted { k = 255 - k }
+                for j in 0..<3 {
+                    var c = Int(src[4 * i + j])
+                    if !adobeInverted { c = 255 - c }
+                    out[3 * i + j] = UInt8((c * k + 127) / 255)
+                }
+            }
+        }
+        return PixelBuffer(width: cmyk.width, height: cmyk.height, channels: 3, pixels: out)
+    }
+}
+
+extension CodecError {
+    /// The C shim's status and message.
+    init(_ error: mh_error) {
+        let text = withUnsafeBytes(of: error.message) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+        let code: Code
+        switch Int(error.code) {
+        case Int(MH_ERR_UNSUPPORTED): code = .unsupported
+        case Int(MH_ERR_NOMEM): code = .outOfMemory
+        default: code = .corrupt
+        }
+        self.init(code, text.isEmpty ? "unreadable image data" : text)
+    }
+}

@@ -1,0 +1,89 @@
+/// Decides which pages share an image (SPEC §2). Pure: no pixels, no I/O.
+///
+/// Spread mode is built once, left to right, as a stream of slots that
+/// alternate left and right; right-to-left books are the same spreads mirrored,
+/// never re-paired.
+public enum Imposition {
+    /// The spreads of a book, in the order they are written to files.
+    ///
+    /// - Parameters:
+    ///   - pageCount: pages after deleted ones are dropped, numbered `1...pageCount`.
+    ///   - widePages: pages that are already double-page spreads.
+    ///   - forcedSolo: pages to show alone with a blank partner, in addition to
+    ///     `options.soloPages` (ComicInfo's `FrontCover` uses this).
+    ///   - options: layout, direction, cover mode and repairs.
+    /// - Returns: reading order, or visual order for a right-to-left `strip`.
+    public static func spreads(pageCount: Int, widePages: Set<Int> = [], forcedSolo: Set<Int> = [],
+                               options: ImpositionOptions) -> [Spread] {
+        guard pageCount > 0 else { return [] }
+        var spreads: [Spread]
+        switch options.layout {
+        case .single:
+            spreads = (1...pageCount).map(Spread.single)
+        case .spread:
+            spreads = leftToRightSpreads(pageCount: pageCount, widePages: widePages,
+                                         soloPages: options.soloPages.union(forcedSolo),
+                                         blankBefore: options.blankBefore, cover: options.cover)
+            if options.direction == .rtl { spreads = spreads.map(\.mirrored) }
+        }
+        if options.strip && options.direction == .rtl { spreads.reverse() }
+        return spreads
+    }
+
+    /// The left-to-right spreads in reading order.
+    ///
+    /// A slot stream: each page (or inserted blank) takes the next side. A page
+    /// waiting on the left with no partner gets a blank (`[4|x]`) when a wide or
+    /// solo page interrupts, or at the end. A spread holding only blanks is
+    /// never emitted, so `--blank-before 1` with a lone cover is the same as
+    /// `--cover paired`.
+    static func leftToRightSpreads(pageCount: Int, widePages: Set<Int>, soloPages: Set<Int>,
+                                   blankBefore: Set<Int>, cover: CoverMode) -> [Spread] {
+        var spreads: [Spread] = []
+        // The leaf waiting on the left for a partner, if the next slot is a right one.
+        var waitingLeft: Leaf? = nil
+        // True when the next slot is a right one (page 1 of a book with a lone cover is a recto).
+        var nextIsRight = cover == .alone
+
+        func emit(left: Leaf, right: Leaf) {
+            if left != .blank || right != .blank { spreads.append(.pair(left: left, right: right)) }
+        }
+        func place(_ leaf: Leaf) {
+            if nextIsRight {
+                emit(left: waitingLeft ?? .blank, right: leaf)
+                waitingLeft = nil
+                nextIsRight = false
+            } else {
+                waitingLeft = leaf
+                nextIsRight = true
+            }
+        }
+        func closeOpenSpread() {
+            if let left = waitingLeft { emit(left: left, right: .blank) }
+            waitingLeft = nil
+            nextIsRight = false
+        }
+
+        for page in 1...pageCount {
+            if blankBefore.contains(page) { place(.blank) }
+            if widePages.contains(page) {
+                closeOpenSpread()
+                spreads.append(.wide(page))
+            } else if soloPages.contains(page) {
+                // Alone on the side it falls on, so the cover case `[x|1]` is
+                // the same rule; pairing restarts after it.
+                let fallsOnRight = nextIsRight
+                closeOpenSpread()
+                if fallsOnRight {
+                    emit(left: .blank, right: .page(page))
+                } else {
+                    emit(left: .page(page), right: .blank)
+                }
+            } else {
+                place(.page(page))
+            }
+        }
+        closeOpenSpread()
+        return spreads
+    }
+}

@@ -1,0 +1,104 @@
+/// Spread (two pages per image) or single (one page per image, never a blank).
+public enum LayoutMode: String, CaseIterable, Sendable {
+    case spread, single
+}
+
+/// Reading direction of a book.
+public enum ReadingDirection: String, CaseIterable, Sendable {
+    case ltr, rtl
+}
+
+/// Whether page 1 stands alone as a cover (`[x|1] [2|3]`) or pairs (`[1|2]`).
+public enum CoverMode: String, CaseIterable, Sendable {
+    case alone, paired
+}
+
+/// How a page fills its slot.
+public enum FitMode: String, CaseIterable, Sendable {
+    /// Aspect-fit: the whole page visible, scaled up or down.
+    case contain
+    /// Fill the slot exactly, ignoring the page's aspect.
+    case stretch
+}
+
+/// Horizontal placement of a page inside its slot.
+public enum HorizontalAlignment: String, CaseIterable, Sendable {
+    /// Pushed against the spine so the two pages of a spread meet at the gutter.
+    case spine
+    /// Centred in the slot.
+    case center
+}
+
+/// Which pages share an image: everything SPEC §2 depends on.
+public struct ImpositionOptions: Hashable, Sendable {
+    public var layout: LayoutMode
+    public var direction: ReadingDirection
+    public var cover: CoverMode
+    /// Pages shown alone with a blank partner (`--solo`).
+    public var soloPages: Set<Int>
+    /// Pages that get a blank inserted before them (`--blank-before`).
+    public var blankBefore: Set<Int>
+    /// Write a right-to-left book in visual order (last spread first).
+    public var strip: Bool
+
+    public init(layout: LayoutMode = .spread, direction: ReadingDirection = .ltr, cover: CoverMode = .alone,
+                soloPages: Set<Int> = [], blankBefore: Set<Int> = [], strip: Bool = false) {
+        self.layout = layout
+        self.direction = direction
+        self.cover = cover
+        self.soloPages = soloPages
+        self.blankBefore = blankBefore
+        self.strip = strip
+    }
+}
+
+/// The shape of every page slot, `A×B` (default 771×1200).
+public struct PageAspect: Hashable, Sendable, CustomStringConvertible {
+    public var width: Double
+    public var height: Double
+
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+
+    public static let standard = PageAspect(width: 771, height: 1200)
+
+    /// Parses `AxB` with positive finite numbers, e.g. `771x1200` or `1x1.414`.
+    public init?(parsing text: String) {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]),
+              a.isFinite, b.isFinite, a > 0, b > 0 else { return nil }
+        self.init(width: a, height: b)
+    }
+
+    public var description: String { "\(formatNumber(width))x\(formatNumber(height))" }
+}
+
+/// Where pages go on the canvas: everything SPEC §3 depends on.
+public struct GeometryOptions: Hashable, Sendable {
+    public var canvasWidth: Int
+    public var canvasHeight: Int
+    public var layout: LayoutMode
+    public var gap: Double
+    public var pageAspect: PageAspect
+    public var fit: FitMode
+    public var align: HorizontalAlignment
+
+    public init(canvasWidth: Int = 2048, canvasHeight: Int = 1536, layout: LayoutMode = .spread, gap: Double = 0,
+                pageAspect: PageAspect = .standard, fit: FitMode = .contain, align: HorizontalAlignment = .spine) {
+        self.canvasWidth = canvasWidth
+        self.canvasHeight = canvasHeight
+        self.layout = layout
+        self.gap = gap
+        self.pageAspect = pageAspect
+        self.fit = fit
+        self.align = align
+    }
+}
+
+/// `2048` rather than `2048.0`; other values as Swift prints them.
+func formatNumber(_ value: Double) -> String {
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return String(value)
+}

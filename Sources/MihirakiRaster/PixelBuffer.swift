@@ -1,0 +1,51 @@
+/// An 8-bit image with interleaved samples and tightly packed rows.
+///
+/// `channels` is 1 (gray), 2 (gray + alpha), 3 (RGB) or 4 (RGBA). Inside a
+/// spread the canvas is either gray or RGBA with *premultiplied* alpha, which
+/// is what makes resampling pages with transparency correct.
+public struct PixelBuffer: Hashable, Sendable {
+    public let width: Int
+    public let height: Int
+    public let channels: Int
+    public var pixels: [UInt8]
+
+    /// A buffer filled with zeros.
+    public init(width: Int, height: Int, channels: Int) {
+        precondition(width >= 0 && height >= 0 && (1...4).contains(channels), "invalid buffer shape")
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.pixels = [UInt8](repeating: 0, count: width * height * channels)
+    }
+
+    /// Wraps existing samples; `pixels.count` must be `width * height * channels`.
+    public init(width: Int, height: Int, channels: Int, pixels: [UInt8]) {
+        precondition(pixels.count == width * height * channels, "sample count does not match the shape")
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.pixels = pixels
+    }
+
+    /// Bytes per row.
+    public var rowBytes: Int { width * channels }
+
+    public var hasAlpha: Bool { channels == 2 || channels == 4 }
+
+    /// The samples of pixel `(x, y)`.
+    public subscript(x: Int, y: Int) -> ArraySlice<UInt8> {
+        let start = (y * width + x) * channels
+        return pixels[start..<start + channels]
+    }
+
+    /// The pixel at `(x, y)` as straight RGBA (gray is expanded).
+    public func rgba(x: Int, y: Int) -> Color {
+        let i = (y * width + x) * channels
+        switch channels {
+        case 1: return Color(gray: pixels[i])
+        case 2: return Color(red: pixels[i], green: pixels[i], blue: pixels[i], alpha: pixels[i + 1])
+        case 3: return Color(red: pixels[i], green: pixels[i + 1], blue: pixels[i + 2])
+        default: return Color(red: pixels[i], green: pixels[i + 1], blue: pixels[i + 2], alpha: pixels[i + 3])
+        }
+    }
+}

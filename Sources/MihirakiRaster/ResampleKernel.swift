@@ -1,0 +1,82 @@
+import Foundation
+
+/// Precomputed fixed-point weights for resampling one axis with Lanczos-3.
+///
+/// Output sample `o` reads `counts[o]` input samples from `starts[o]` and
+/// weighs them with `weights[o * taps ..< o * taps + counts[o]]`. Weights are
+/// integers scaled by `2^precisionBits` that sum to exactly `2^precisionBits`,
+/// so a flat area stays flat and the results are the same on every CPU, for
+/// every SIMD width and thread count.
+public struct ResampleKernel: Hashable, Sendable {
+    /// Fractional bits of every weight. 14 keeps a weight and a pixel product
+    /// within 16×16→32-bit multiply-adds for the vector kernels.
+    public static let precisionBits = 14
+    public static let one: Int32 = 1 << precisionBits
+
+    public let inputSize: Int
+    public let outputSize: Int
+    /// Weight slots per output sample (the widest footprint).
+    public let taps: Int
+    public let starts: [Int32]
+    public let counts: [Int32]
+    public let weights: [Int32]
+
+    /// The Lanczos-3 window, `sinc(x)·sinc(x/3)` for `|x| < 3`.
+    @inlinable
+    public static func lanczos3(_ x: Double) -> Double {
+        let ax = abs(x)
+        if ax < 1e-12 { return 1 }
+        if ax >= 3 { return 0 }
+        let px = Double.pi * x
+        return 3 * sin(px) * sin(px / 3) / (px * px)
+    }
+
+    /// Weights mapping `inputSize` samples onto `outputSize`, pixel centres
+    /// aligned (`(o + 0.5) · in/out`). When shrinking, the window is widened by
+    /// the scale factor so every input sample contributes (no aliasing).
+    public init(inputSize: Int, outputSize: Int) {
+        precondition(inputSize > 0 && outputSize > 0, "empty axis")
+        self.inputSize = inputSize
+        self.outputSize = outputSize
+        let scale = Double(inputSize) / Double(outputSize)
+        let filterScale = max(scale, 1)
+        let support = 3 * filterScale
+        let taps = min(Int((support).rounded(.up)) * 2 + 1, inputSize)
+        self.taps = taps
+        var starts = [Int32](repeating: 0, count: outputSize)
+        var counts = [Int32](repeating: 0, count: outputSize)
+        var weights = [Int32](repeating: 0, count: outputSize * taps)
+        var real = [Double](repeating: 0, count: taps)
+        for o in 0..<outputSize {
+            let center = (Double(o) + 0.5) * scale
+            var first = Int((center - support + 0.5).rounded(.down))
+            var last = Int((center + support + 0.5).rounded(.down))  // exclusive
+            first = max(first, 0)
+            last = min(last, inputSize)
+            if last - first > taps { last = first + taps }
+            let count = max(last - first, 1)
+            var sum = 0.0
+            for t in 0..<count {
+                let w = Self.lanczos3((Double(first + t) - center + 0.5) / filterScale)
+                real[t] = w
+                sum += w
+            }
+            // Quantise, then give the rounding drift to the heaviest tap so the
+            // integer weights sum to exactly one.
+            var total: Int32 = 0
+            var heaviest = 0
+            for t in 0..<count {
+                let q = Int32((real[t] / sum * Double(Self.one)).rounded())
+                weights[o * taps + t] = q
+                total += q
+                if q > weights[o * taps + heaviest] { heaviest = t }
+            }
+            weights[o * taps + heaviest] += Self.one - total
+            starts[o] = Int32(first)
+            counts[o] = Int32(count)
+        }
+        self.starts = starts
+        self.counts = counts
+        self.weights = weights
+    }
+}
