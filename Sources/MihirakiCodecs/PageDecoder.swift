@@ -57,9 +57,12 @@ public enum PageDecoder {
         }
     }
 
-    static func checkPixels(_ width: Int, _ height: Int, _ maxPixels: Int?) throws {
+    /// Refuses a `width × height` image above `maxPixels` (no limit when `nil`).
+    /// - Throws: `CodecError` with code `.tooLarge`.
+    public static func checkPixelLimit(width: Int, height: Int, maxPixels: Int?) throws {
         guard let maxPixels else { return }
-        if width.multipliedReportingOverflow(by: height).partialValue > maxPixels || width > maxPixels || height > maxPixels {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixels > maxPixels {
             throw CodecError(.tooLarge, "\(width)×\(height) is more than the \(maxPixels)-pixel limit (--max-pixels)")
         }
     }
@@ -77,7 +80,7 @@ public enum PageDecoder {
             let header = PageHeader(format: .png, storedWidth: width, storedHeight: height, orientation: 1,
                                     isGray: channels <= 2)
             return try body(header) {
-                try checkPixels(width, height, maxPixels)
+                try checkPixelLimit(width: width, height: height, maxPixels: maxPixels)
                 var image = PixelBuffer(width: width, height: height, channels: channels)
                 let status = image.pixels.withUnsafeMutableBytes { out in
                     mh_png_read(reader, out.baseAddress, width * channels, &error)
@@ -105,7 +108,7 @@ public enum PageDecoder {
             let header = PageHeader(format: .jpeg, storedWidth: width, storedHeight: height,
                                     orientation: orientation, isGray: channels == 1)
             return try body(header) {
-                try checkPixels(width, height, maxPixels)
+                try checkPixelLimit(width: width, height: height, maxPixels: maxPixels)
                 var image = PixelBuffer(width: width, height: height, channels: channels)
                 let status = image.pixels.withUnsafeMutableBytes { out in
                     mh_jpeg_read(reader, out.baseAddress, width * channels, &error)

@@ -1,1 +1,31 @@
-print("x")
+import ArgumentParser
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct MihirakiCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mihiraki",
+        abstract: "Turn the pages of a book into two-page PNG spreads.",
+        subcommands: [RenderCommand.self, PlanCommand.self])
+}
+
+// A full disk or a file-size limit must be an error line, not a signal.
+signal(SIGXFSZ, SIG_IGN)
+
+// SPEC §5: 0 success, 1 a book failed, 2 usage or fatal error.
+do {
+    var command = try MihirakiCommand.parseAsRoot()
+    try command.run()
+} catch let exit as ExitCode {
+    Foundation.exit(exit.rawValue)
+} catch {
+    let code = MihirakiCommand.exitCode(for: error)
+    if code == .success {
+        print(MihirakiCommand.fullMessage(for: error))
+        Foundation.exit(0)
+    }
+    printError(MihirakiCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)")
+    Foundation.exit(2)
+}

@@ -1,0 +1,55 @@
+import MihirakiCodecs
+import MihirakiCore
+import MihirakiRaster
+
+extension BookPlan {
+    /// Renders spread `index` into memory, in the smallest exact output layout
+    /// (gray, RGB or RGBA).
+    ///
+    /// - Throws: `MihirakiError` naming a page that cannot be read or decoded.
+    public func renderSpread(at index: Int) throws -> PixelBuffer {
+        let entry = entries[index]
+        var pages: [Int: PixelBuffer] = [:]
+        for page in entry.spread.pages {
+            let file = book.pages[page - 1]
+            let bytes = try FileSystem.read(file.path)
+            do {
+                pages[page] = try PageDecoder.decode(bytes, maxPixels: options.maxPixels)
+            } catch let error as CodecError {
+                throw MihirakiError(.badPage, path: file.path, error.message)
+            }
+        }
+        return compose(entry, pages: pages)
+    }
+
+    /// Draws decoded pages into a new canvas as `entry` places them.
+    func compose(_ entry: Entry, pages: [Int: PixelBuffer]) -> PixelBuffer {
+        let background = options.background, blank = options.blank
+        let hasBlank = entry.slots.contains { $0.leaf == .blank }
+        // A gray canvas is exact only when everything drawn on it is gray and
+        // opaque; otherwise work in premultiplied RGBA.
+        let grayCanvas = background.isGray && background.isOpaque && (!hasBlank || blank.isGray)
+            && pages.values.allSatisfy { $0.channels <= 2 }
+        let channels = grayCanvas ? 1 : 4
+        func samples(_ color: Color) -> [UInt8] {
+            grayCanvas ? [color.red] : [color.red, color.green, color.blue, color.alpha]
+        }
+        var canvas = PixelBuffer(width: options.canvasWidth, height: options.canvasHeight, channels: channels)
+        canvas.fill(x: 0, y: 0, width: canvas.width, height: canvas.height, samples: samples(background.premultiplied))
+        for slot in entry.slots {
+            let rect = slot.rect
+            guard rect.width > 0, rect.height > 0 else { continue }
+            switch slot.leaf {
+            case .blank:
+                canvas.fill(x: rect.x, y: rect.y, width: rect.width, height: rect.height,
+                            samples: samples(blank.premultipliedOver(background)))
+            case .page(let number):
+                guard let page = pages[number] else { continue }
+                let prepared = page.prepared(forCanvasChannels: channels, over: background)
+                let scaled = LanczosResampler.resample(prepared, width: rect.width, height: rect.height)
+                canvas.blit(scaled, x: rect.x, y: rect.y)
+            }
+        }
+        return canvas.reducedForOutput()
+    }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Mihiraki
+
+/// Options shared by `render` and `plan` (SPEC §5).
+struct LayoutOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Canvas size of every spread image.", valueName: "WxH"))
+    var size: String = "2048x1536"
+
+    @Option(help: "spread (two pages per image) or single (one page per image).")
+    var layout: LayoutMode = .spread
+
+    @Option(help: "Reading direction: ltr, rtl, or auto (left-to-right unless the book says otherwise).")
+    var direction: RenderOptions.DirectionChoice = .auto
+
+    @Option(help: "alone: page 1 is a lone recto, [x|1] [2|3]; paired: [1|2] [3|4].")
+    var cover: CoverMode = .alone
+
+    @Option(name: .customLong("page-aspect"), help: ArgumentHelp("Aspect of every page slot.", valueName: "AxB"))
+    var pageAspect: String = "771x1200"
+
+    @Option(name: .customLong("wide-threshold"), help: ArgumentHelp("A page is wide (shown alone across the spread) when width/height is above this.", valueName: "R"))
+    var wideThreshold: Double = 1.0
+
+    @Option(help: ArgumentHelp("Show page P alone with a blank partner (repeatable).", valueName: "P"))
+    var solo: [Int] = []
+
+    @Option(name: .customLong("blank-before"), help: ArgumentHelp("Insert a blank page before page P (repeatable).", valueName: "P"))
+    var blankBefore: [Int] = []
+
+    @Option(help: ArgumentHelp("Pixels between the two page slots.", valueName: "N"))
+    var gap: Double = 0
+
+    @Option(help: "contain (aspect-fit) or stretch (fill the slot).")
+    var fit: FitMode = .contain
+
+    @Option(help: "spine (pages meet at the gutter) or center (centred in their slots).")
+    var align: HorizontalAlignment = .spine
+
+    @Option(help: ArgumentHelp("Canvas colour: #RRGGBB, #RRGGBBAA, a CSS name or transparent.", valueName: "COLOR"))
+    var background: String = "#000000"
+
+    @Option(help: ArgumentHelp("Colour of blank dummy pages.", valueName: "COLOR"))
+    var blank: String = "#FFFFFF"
+
+    @Flag(help: "Write a right-to-left book in visual order, last spread first.")
+    var strip = false
+
+    @Option(name: .customLong("max-pixels"), help: ArgumentHelp("Refuse pages whose header claims more pixels than this.", valueName: "N"))
+    var maxPixels: Int = PageDecoder.defaultMaxPixels
+
+    /// The library's options, or a usage error naming the bad value.
+    func renderOptions() throws -> RenderOptions {
+        var options = RenderOptions()
+        let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
+            throw ValidationError("--size must look like 2048x1536 (got \(size))")
+        }
+        options.canvasWidth = w
+        options.canvasHeight = h
+        options.layout = layout
+        options.direction = direction
+        options.cover = cover
+        guard let aspect = PageAspect(parsing: pageAspect) else {
+            throw ValidationError("--page-aspect must look like 771x1200 (got \(pageAspect))")
+        }
+        options.pageAspect = aspect
+        options.wideThreshold = wideThreshold
+        options.soloPages = Set(solo)
+        options.blankBefore = Set(blankBefore)
+        options.gap = gap
+        options.fit = fit
+        options.align = align
+        guard let backgroundColor = Color(parsing: background) else {
+            throw ValidationError("--background: unknown colour \(background)")
+        }
+        guard let blankColor = Color(parsing: blank) else {
+            throw ValidationError("--blank: unknown colour \(blank)")
+        }
+        options.background = backgroundColor
+        options.blank = blankColor
+        options.strip = strip
+        options.maxPixels = maxPixels
+        do {
+            try options.validate()
+        } catch let error as MihirakiError {
+            throw ValidationError(error.message)
+        }
+        return options
+    }
+}
+
+extension LayoutMode: ExpressibleByArgument {}
+extension CoverMode: ExpressibleByArgument {}
+extension FitMode: ExpressibleByArgument {}
+extension HorizontalAlignment: ExpressibleByArgument {}
+extension RenderOptions.DirectionChoice: ExpressibleByArgument {}
+extension PNGEncoder.Compression: ExpressibleByArgument {}
