@@ -141,9 +141,8 @@ public enum Layout {
         let frames = SlotFrames(options: options)
         switch spread {
         case .wide(let page):
-            let slot = options.layout == .single ? frames.single : frames.wide
             return [PlacedSlot(side: .wide, leaf: .page(page),
-                               frame: draw(pageSize(page), in: slot, fit: options.fit, anchor: .center))]
+                               frame: draw(pageSize(page), in: frames.wide, fit: options.fit, anchor: .center))]
         case .single(let page):
             return [PlacedSlot(side: .single, leaf: .page(page),
                                frame: draw(pageSize(page), in: frames.single, fit: options.fit, anchor: .center))]

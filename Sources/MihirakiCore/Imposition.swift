@@ -19,7 +19,8 @@ public enum Imposition {
         var spreads: [Spread]
         switch options.layout {
         case .single:
-            spreads = (1...pageCount).map(Spread.single)
+            // One page per image; a wide page keeps its notation and gets the whole canvas.
+            spreads = (1...pageCount).map { widePages.contains($0) ? .wide($0) : .single($0) }
         case .spread:
             spreads = leftToRightSpreads(pageCount: pageCount, widePages: widePages,
                                          soloPages: options.soloPages.union(forcedSolo),
