@@ -29,10 +29,12 @@ let package = Package(
             name: "mihiraki",
             dependencies: ["Mihiraki", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // Fixture paths and image builders shared by the test targets.
+        .target(name: "MihirakiTestSupport", dependencies: ["MihirakiCodecs"], path: "Tests/MihirakiTestSupport"),
         .testTarget(name: "MihirakiCoreTests", dependencies: ["MihirakiCore"]),
         .testTarget(name: "MihirakiRasterTests", dependencies: ["MihirakiRaster"]),
-        .testTarget(name: "MihirakiCodecsTests", dependencies: ["MihirakiCodecs", "CMihirakiCodecs"]),
-        .testTarget(name: "MihirakiTests", dependencies: ["Mihiraki", "MihirakiCodecs"]),
-        .testTarget(name: "CLITests", dependencies: ["mihiraki", "MihirakiCodecs"]),
+        .testTarget(name: "MihirakiCodecsTests", dependencies: ["MihirakiCodecs", "MihirakiTestSupport"]),
+        .testTarget(name: "MihirakiTests", dependencies: ["Mihiraki", "MihirakiTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["mihiraki", "MihirakiTestSupport"]),
     ]
 )

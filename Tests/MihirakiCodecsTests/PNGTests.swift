@@ -1,0 +1,71 @@
+import MihirakiTestSupport
+import Testing
+@testable import MihirakiCodecs
+import MihirakiRaster
+
+@Suite("PNG encoding and limits")
+struct PNGTests {
+    @Test("Encode then decode gives the same samples, for every channel count and compression",
+          arguments: [1, 2, 3, 4])
+    func roundTrip(channels: Int) throws {
+        var state: UInt32 = 12345
+        let pixels = (0..<(37 * 23 * channels)).map { _ -> UInt8 in
+            state = state &* 1_103_515_245 &+ 12345
+            return UInt8(truncatingIfNeeded: state >> 16)
+        }
+        let image = PixelBuffer(width: 37, height: 23, channels: channels, pixels: pixels)
+        for compression in PNGEncoder.Compression.allCases {
+            let png = try PNGEncoder.encode(image, compression: compression)
+            #expect(try PageDecoder.decode(png) == image)
+        }
+    }
+
+    @Test("Encoding is deterministic and writes no time stamp")
+    func deterministic() throws {
+        let image = Fixtures.solid(width: 50, height: 40, [1, 2, 3])
+        let a = try PNGEncoder.encode(image), b = try PNGEncoder.encode(image)
+        #expect(a == b)
+        let text = String(decoding: a, as: UTF8.self)
+        #expect(!text.contains("tIME") && !text.contains("tEXt"))
+    }
+
+    @Test("A header claiming 100000×100000 is refused before decoding")
+    func maxPixels() throws {
+        let png = Fixtures.pngWithHeader(width: 100_000, height: 100_000)
+        let header = try PageDecoder.header(of: png)
+        #expect(header.width == 100_000)
+        #expect {
+            _ = try PageDecoder.decode(png)
+        } throws: { ($0 as? CodecError)?.code == .tooLarge }
+        #expect {
+            _ = try PageDecoder.decode(try Fixtures.solidPNG(width: 20, height: 20, [0]), maxPixels: 399)
+        } throws: { ($0 as? CodecError)?.code == .tooLarge }
+        #expect(try PageDecoder.decode(try Fixtures.solidPNG(width: 20, height: 20, [0]), maxPixels: 400).width == 20)
+    }
+
+    @Test("Formats are told by their bytes")
+    func sniffing() throws {
+        #expect(ImageFormat.sniff(try Fixtures.solidPNG(width: 1, height: 1, [0])) == .png)
+        #expect(ImageFormat.sniff([0xFF, 0xD8, 0xFF, 0xE0]) == .jpeg)
+        #expect(ImageFormat.sniff(Array("GIF89a".utf8)) == .gif)
+        #expect(ImageFormat.sniff(Array("RIFF\0\0\0\0WEBPVP8 ".utf8)) == .webp)
+        #expect(ImageFormat.sniff(Array("hello".utf8)) == nil)
+        #expect {
+            _ = try PageDecoder.decode(Array("GIF89a......".utf8))
+        } throws: { ($0 as? CodecError)?.message.contains("GIF") == true }
+        #expect {
+            _ = try PageDecoder.decode([])
+        } throws: { ($0 as? CodecError)?.message == "empty file" }
+        #expect {
+            _ = try PageDecoder.decode(Array("just some text".utf8))
+        } throws: { ($0 as? CodecError)?.message == "not a PNG or JPEG image" }
+    }
+
+    @Test("Truncated PNGs are errors", arguments: [0.3, 0.6, 0.95])
+    func truncated(fraction: Double) throws {
+        var image = PixelBuffer(width: 64, height: 64, channels: 3)
+        for i in image.pixels.indices { image.pixels[i] = UInt8(truncatingIfNeeded: i &* 7919 >> 3) }
+        let png = try PNGEncoder.encode(image, compression: .fast)
+        #expect(throws: CodecError.self) { _ = try PageDecoder.decode(Array(png.prefix(Int(Double(png.count) * fraction)))) }
+    }
+}

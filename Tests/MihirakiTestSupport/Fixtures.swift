@@ -1,0 +1,91 @@
+import Foundation
+import MihirakiCodecs
+import MihirakiRaster
+
+/// Where the committed fixtures live, and builders for the ones tests make.
+public enum Fixtures {
+    /// The package's root folder.
+    public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    public static let testImages = packageRoot.appendingPathComponent("TestImages")
+    public static let pngSuite = testImages.appendingPathComponent("pngsuite")
+    public static let sampleBook = testImages.appendingPathComponent("sample-book")
+
+    public static func bytes(_ url: URL) throws -> [UInt8] { Array(try Data(contentsOf: url)) }
+
+    /// An image of one colour.
+    public static func solid(width: Int, height: Int, _ samples: [UInt8]) -> PixelBuffer {
+        PixelBuffer(width: width, height: height, channels: samples.count,
+                    pixels: (0..<width * height).flatMap { _ in samples })
+    }
+
+    /// A PNG of one colour (1–4 samples per pixel).
+    public static func solidPNG(width: Int, height: Int, _ samples: [UInt8]) throws -> [UInt8] {
+        try PNGEncoder.encode(solid(width: width, height: height, samples), compression: .fast)
+    }
+
+    /// A PNG with a hand-made IHDR (and a tiny IDAT), for headers no encoder would write.
+    public static func pngWithHeader(width: UInt32, height: UInt32, bitDepth: UInt8 = 8, colorType: UInt8 = 0,
+                                     idat: [UInt8] = [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) -> [UInt8] {
+        var ihdr: [UInt8] = []
+        for value in [width, height] { ihdr += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+        ihdr += [bitDepth, colorType, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            + chunk("IHDR", ihdr) + chunk("IDAT", idat) + chunk("IEND", [])
+    }
+
+    /// One PNG chunk with its length and CRC.
+    public static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let typeBytes = Array(type.utf8)
+        let length = UInt32(data.count)
+        return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: length >> $0) } + typeBytes + data
+            + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: crc32(typeBytes + data) >> $0) }
+    }
+
+    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    /// An EXIF APP1 payload (`Exif\0\0` + TIFF) holding only an orientation.
+    public static func exifOrientation(_ value: UInt16, bigEndian: Bool = false) -> [UInt8] {
+        func u16(_ v: UInt16) -> [UInt8] { bigEndian ? [UInt8(v >> 8), UInt8(v & 255)] : [UInt8(v & 255), UInt8(v >> 8)] }
+        func u32(_ v: UInt32) -> [UInt8] {
+            let le = [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: v >> $0) }
+            return bigEndian ? le.reversed() : le
+        }
+        var tiff: [UInt8] = bigEndian ? [0x4D, 0x4D] : [0x49, 0x49]
+        tiff += u16(42) + u32(8) + u16(1)
+        tiff += u16(0x0112) + u16(3) + u32(1) + u16(value) + u16(0)
+        tiff += u32(0)
+        return Array("Exif".utf8) + [0, 0] + tiff
+    }
+}
+
+/// A fresh folder under the system's temporary directory, removed on request.
+public struct TemporaryFolder: Sendable {
+    public let path: String
+
+    public init(_ label: String = "mihiraki-test") throws {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        path = url.path
+    }
+
+    /// Writes a file (creating folders on the way) and returns its path.
+    @discardableResult
+    public func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let url = URL(fileURLWithPath: path).appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    public func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
