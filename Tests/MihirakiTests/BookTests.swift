@@ -1,0 +1,116 @@
+import Foundation
+import MihirakiTestSupport
+import Testing
+@testable import Mihiraki
+
+@Suite("Books and plans")
+struct BookTests {
+    @Test("A folder's images in natural order; other files, dot-files and __MACOSX ignored; sub-folders walked")
+    func loading() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let png = try Fixtures.solidPNG(width: 4, height: 6, [0])
+        for name in ["p10.png", "P2.PNG", "p1.png", "notes.txt", ".hidden.png", "__MACOSX/p3.png", "extra/p11.png",
+                     "noextension"] {
+            try folder.write(name, name == "notes.txt" ? Array("hi".utf8) : png)
+        }
+        let book = try Book.load(folder: folder.path + "/")
+        #expect(book.pages.map(\.source) == ["extra/p11.png", "noextension", "p1.png", "P2.PNG", "p10.png"])
+        #expect(book.name == URL(fileURLWithPath: folder.path).lastPathComponent)
+    }
+
+    @Test("A folder with no images, or no folder at all, is an error naming it")
+    func badBooks() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("readme.txt", Array("no pages".utf8))
+        #expect(throws: MihirakiError(.badBook, path: folder.path, "no page images in this book")) {
+            _ = try Book.load(folder: folder.path)
+        }
+        #expect { _ = try Book.load(folder: folder.path + "/missing") } throws: {
+            ($0 as? MihirakiError)?.description.hasSuffix("missing: no such file or folder") == true
+        }
+    }
+
+    @Test("The manifest is SPEC §5's document, keys in order")
+    func manifest() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("vol01/p001.png", try Fixtures.solidPNG(width: 1500, height: 2134, [0]))
+        try folder.write("vol01/p002.png", try Fixtures.solidPNG(width: 1500, height: 2134, [0]))
+        var options = RenderOptions()
+        options.direction = .rtl
+        let plan = try BookPlan(book: try Book.load(folder: folder.path + "/vol01"), options: options)
+        #expect(plan.manifestJSON == """
+        {
+          "book": "vol01",
+          "canvas": { "width": 2048, "height": 1536 },
+          "layout": "spread",
+          "direction": "rtl",
+          "spreads": [
+            {
+              "file": "spread-001.png",
+              "slots": [
+                { "side": "left", "page": 1, "source": "p001.png", "rect": [37, 66, 987, 1404] },
+                { "side": "right", "page": null, "blank": true, "rect": [1024, 66, 987, 1404] }
+              ]
+            },
+            {
+              "file": "spread-002.png",
+              "slots": [
+                { "side": "left", "page": null, "blank": true, "rect": [37, 66, 987, 1404] },
+                { "side": "right", "page": 2, "source": "p002.png", "rect": [1024, 66, 987, 1404] }
+              ]
+            }
+          ]
+        }
+
+        """)
+        let decoded = try JSONSerialization.jsonObject(with: Data(plan.manifestJSON.utf8)) as? [String: Any]
+        #expect((decoded?["spreads"] as? [Any])?.count == 2)
+        #expect(plan.text == "[1|x]\n[x|2]\n")
+    }
+
+    @Test("Wide pages come from the header's aspect, after EXIF orientation, with --wide-threshold")
+    func wideDetection() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("1.png", try Fixtures.solidPNG(width: 60, height: 100, [0]))
+        try folder.write("2.png", try Fixtures.solidPNG(width: 60, height: 100, [0]))
+        try folder.write("3.png", try Fixtures.solidPNG(width: 120, height: 100, [0]))
+        // Stored landscape, displayed portrait: not wide.
+        let sideways = try JPEGEncoder.encode(Fixtures.solid(width: 100, height: 60, [50]),
+                                              exif: Fixtures.exifOrientation(6))
+        try folder.write("4.jpg", sideways)
+        try folder.write("5.png", try Fixtures.solidPNG(width: 60, height: 100, [0]))
+        let book = try Book.load(folder: folder.path)
+        #expect(try BookPlan(book: book, options: RenderOptions()).text == "[x|1]\n[2|x]\n[3W]\n[4|5]\n")
+        var relaxed = RenderOptions()
+        relaxed.wideThreshold = 1.5
+        #expect(try BookPlan(book: book, options: relaxed).text == "[x|1]\n[2|3]\n[4|5]\n")
+    }
+
+    @Test("File names get at least three digits, more when needed")
+    func fileNames() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let png = try Fixtures.solidPNG(width: 2, height: 3, [0])
+        for i in 1...1000 { try folder.write("p\(i).png", png) }
+        var options = RenderOptions()
+        options.layout = .single
+        let plan = try BookPlan(book: try Book.load(folder: folder.path), options: options)
+        #expect(plan.entries.first?.file == "spread-0001.png" && plan.entries.last?.file == "spread-1000.png")
+        #expect(plan.entries[8].spread == .single(9) && plan.entries[8].file == "spread-0009.png")
+    }
+
+    @Test("A page whose header is damaged fails the plan with the file's path")
+    func damagedHeader() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("1.png", try Fixtures.solidPNG(width: 6, height: 10, [0]))
+        let bad = try folder.write("2.png", Array("this is not an image".utf8))
+        #expect(throws: MihirakiError(.badPage, path: bad, "not a PNG or JPEG image")) {
+            _ = try BookPlan(book: try Book.load(folder: folder.path), options: RenderOptions())
+        }
+    }
+}

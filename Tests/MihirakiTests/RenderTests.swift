@@ -1,0 +1,138 @@
+import Foundation
+import MihirakiTestSupport
+import Testing
+@testable import Mihiraki
+
+/// A book of flat pages, each `width×height`, with the given samples.
+func flatBook(_ pages: [(width: Int, height: Int, samples: [UInt8])]) throws -> (TemporaryFolder, Book) {
+    let folder = try TemporaryFolder()
+    for (i, page) in pages.enumerated() {
+        try folder.write("book/p\(i + 1).png", try Fixtures.solidPNG(width: page.width, height: page.height, page.samples))
+    }
+    return (folder, try Book.load(folder: folder.path + "/book"))
+}
+
+func small(_ configure: (inout RenderOptions) -> Void = { _ in }) -> RenderOptions {
+    var options = RenderOptions()
+    options.canvasWidth = 160
+    options.canvasHeight = 100
+    configure(&options)
+    return options
+}
+
+@Suite("Rendering spreads")
+struct RenderTests {
+    @Test("A cover spread: blank on the left in the blank colour, page on the right, background elsewhere")
+    func coverSpread() throws {
+        let (folder, book) = try flatBook([(50, 100, [90]), (50, 100, [90])])
+        defer { folder.remove() }
+        let plan = try BookPlan(book: book, options: small())
+        // Slots: (160 − 0)/100 ≥ 1.285 → fit to height: slotW = 64.25, left x = 15.75, right x = 80.
+        // Page 1 (50×100) is drawn 50×100 at x = 80…130; the blank mirrors it at 30…80.
+        #expect(plan.entries[0].slots.map(\.rect) == [PixelRect(x: 30, y: 0, width: 50, height: 100),
+                                                      PixelRect(x: 80, y: 0, width: 50, height: 100)])
+        let image = try plan.renderSpread(at: 0)
+        #expect(image.channels == 1)
+        #expect(image.rgba(x: 10, y: 50) == .black)
+        #expect(image.rgba(x: 30, y: 0) == .white && image.rgba(x: 79, y: 99) == .white)
+        #expect(image.rgba(x: 80, y: 0) == Color(gray: 90) && image.rgba(x: 129, y: 99) == Color(gray: 90))
+        #expect(image.rgba(x: 130, y: 50) == .black)
+    }
+
+    @Test("Output is gray, RGB or RGBA as the content needs")
+    func outputLayout() throws {
+        let (folder, book) = try flatBook([(50, 100, [90]), (50, 100, [10, 200, 30]), (50, 100, [90])])
+        defer { folder.remove() }
+        let plan = try BookPlan(book: book, options: small())
+        #expect(try plan.renderSpread(at: 0).channels == 1)   // [x|1]: gray page, white blank, black canvas
+        #expect(try plan.renderSpread(at: 1).channels == 3)   // [2|3]: a colour page
+        let tinted = try BookPlan(book: book, options: small { $0.blank = Color(red: 250, green: 240, blue: 220) })
+        #expect(try tinted.renderSpread(at: 0).channels == 3)
+        let clear = try BookPlan(book: book, options: small { $0.background = .transparent })
+        let image = try clear.renderSpread(at: 0)
+        #expect(image.channels == 4 && image.rgba(x: 5, y: 5).alpha == 0 && image.rgba(x: 100, y: 50) == Color(gray: 90))
+    }
+
+    @Test("Pages with alpha are composited over the background")
+    func alphaPages() throws {
+        let (folder, book) = try flatBook([(50, 100, [255, 0, 0, 128])])
+        defer { folder.remove() }
+        let plan = try BookPlan(book: book, options: small { $0.background = Color(red: 0, green: 0, blue: 255) })
+        let image = try plan.renderSpread(at: 0)
+        #expect(image.channels == 3)
+        #expect(image.rgba(x: 100, y: 50) == Color(red: 128, green: 0, blue: 127))
+    }
+
+    @Test("A wide page spans both slots; single mode never draws a blank")
+    func wideAndSingle() throws {
+        let (folder, book) = try flatBook([(50, 100, [40]), (200, 100, [80]), (50, 100, [120])])
+        defer { folder.remove() }
+        let plan = try BookPlan(book: book, options: small())
+        #expect(plan.text == "[x|1]\n[2W]\n[3|x]\n")
+        // Union slot 15.75…144.25 × 100: a 2:1 page is width-bound: 128.5 × 64.25, centred.
+        #expect(plan.entries[1].slots.map(\.rect) == [PixelRect(x: 16, y: 18, width: 128, height: 64)])
+        let single = try BookPlan(book: book, options: small { $0.layout = .single })
+        #expect(single.text == "[1]\n[2W]\n[3]\n")
+        for index in single.entries.indices {
+            let image = try single.renderSpread(at: index)
+            #expect(!image.pixels.contains(255), "no white blank anywhere")
+        }
+    }
+
+    @Test("Rendering to a folder writes every spread and the manifest, byte-identical for any --jobs")
+    func deterministicOutput() throws {
+        let pages: [(width: Int, height: Int, samples: [UInt8])] = (1...7).map { (i: Int) in
+            let samples: [UInt8] = [UInt8(i * 30), UInt8(255 - i * 20), 7]
+            return (width: 40 + i * 3, height: 90, samples: samples)
+        }
+        let (folder, book) = try flatBook(pages)
+        defer { folder.remove() }
+        var outputs: [[String: Data]] = []
+        for jobs in [1, 2, 4] {
+            let out = folder.path + "/out-\(jobs)"
+            let outcome = try BookRenderer.render(try BookPlan(book: book, options: small { $0.jobs = jobs }), into: out)
+            #expect(outcome.succeeded && outcome.written.count == 4)
+            let names = try FileManager.default.contentsOfDirectory(atPath: out + "/book").sorted()
+            #expect(names == ["manifest.json", "spread-001.png", "spread-002.png", "spread-003.png", "spread-004.png"])
+            outputs.append(Dictionary(uniqueKeysWithValues: try names.map {
+                ($0, try Data(contentsOf: URL(fileURLWithPath: out + "/book/" + $0)))
+            }))
+        }
+        #expect(outputs[0] == outputs[1] && outputs[1] == outputs[2])
+    }
+
+    @Test("A corrupt page fails its spread and the book; the other spreads are still written, no manifest")
+    func corruptPage() throws {
+        let (folder, book) = try flatBook([(50, 100, [40]), (50, 100, [80]), (50, 100, [120])])
+        defer { folder.remove() }
+        // Keep a valid header so the plan succeeds, then cut the pixel data short.
+        let path = book.pages[2].path
+        let whole = try Fixtures.bytes(URL(fileURLWithPath: path))
+        try Data(whole.prefix(whole.count - 20)).write(to: URL(fileURLWithPath: path))
+        let outcome = try BookRenderer.render(try BookPlan(book: book, options: small()), into: folder.path + "/out")
+        #expect(!outcome.succeeded)
+        #expect(outcome.written == ["spread-001.png"])
+        #expect(outcome.errors.count == 1 && outcome.errors[0].path == path)
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out/book/manifest.json"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/out/book")
+        #expect(leftovers == ["spread-001.png"], "no temporary files left behind")
+    }
+
+    @Test("Pages are resampled to exactly their rectangle, up and down")
+    func resampledSize() throws {
+        // A tiny page is enlarged, a big one reduced; both fill their rectangles edge to edge.
+        let (folder, book) = try flatBook([(5, 10, [200]), (500, 1000, [200]), (500, 1000, [200])])
+        defer { folder.remove() }
+        let plan = try BookPlan(book: book, options: small { $0.background = Color(gray: 0) })
+        for index in plan.entries.indices {
+            let image = try plan.renderSpread(at: index)
+            for slot in plan.entries[index].slots where slot.leaf != .blank {
+                let r = slot.rect
+                for (x, y) in [(r.x, r.y), (r.x + r.width - 1, r.y + r.height - 1)] {
+                    #expect(image.rgba(x: x, y: y) == Color(gray: 200))
+                }
+                #expect(image.rgba(x: r.x - 1, y: r.y) != Color(gray: 200) || r.x == 0 || slot.side == .right)
+            }
+        }
+    }
+}
