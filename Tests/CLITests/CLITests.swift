@@ -1,0 +1,115 @@
+import Foundation
+import MihirakiTestSupport
+import Testing
+
+/// Runs the built `mihiraki` executable, as a user would.
+struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+func mihiraki(_ arguments: [String]) throws -> Run {
+    // The test bundle sits in the build products folder, beside the executable.
+    var products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    while !FileManager.default.fileExists(atPath: products.appendingPathComponent("mihiraki").path),
+          products.path != "/" {
+        products.deleteLastPathComponent()
+    }
+    let process = Process()
+    process.executableURL = products.appendingPathComponent("mihiraki")
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+               stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+@Suite("Command line", .serialized)
+struct CLITests {
+    let sample = Fixtures.sampleBook.path
+
+    @Test("plan prints one line per spread")
+    func plan() throws {
+        let run = try mihiraki(["plan", sample])
+        #expect(run.status == 0)
+        #expect(run.stdout == "[x|1]\n[2|3]\n[4|5]\n[6|x]\n[7W]\n[8|9]\n[10|11]\n[12|x]\n")
+        let rtl = try mihiraki(["plan", sample, "--direction", "rtl", "--strip"])
+        #expect(rtl.stdout == "[x|12]\n[11|10]\n[9|8]\n[7W]\n[x|6]\n[5|4]\n[3|2]\n[1|x]\n")
+        let single = try mihiraki(["plan", sample, "--layout", "single"])
+        #expect(single.stdout.split(separator: "\n").count == 12 && !single.stdout.contains("x"))
+    }
+
+    @Test("plan --json prints the manifest")
+    func planJSON() throws {
+        let run = try mihiraki(["plan", sample, "--json", "--size", "1000x700", "--gap", "10"])
+        #expect(run.status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        #expect(json?["book"] as? String == "sample-book")
+        #expect((json?["canvas"] as? [String: Int]) == ["width": 1000, "height": 700])
+        #expect((json?["spreads"] as? [Any])?.count == 8)
+    }
+
+    @Test("render writes spreads and a manifest that agrees with plan --json")
+    func render() throws {
+        let out = try TemporaryFolder()
+        defer { out.remove() }
+        let run = try mihiraki(["render", sample, "-o", out.path, "--size", "400x300", "--direction", "rtl", "--jobs", "2"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path + "/sample-book").sorted()
+        #expect(files == ["manifest.json"] + (1...8).map { "spread-00\($0).png" })
+        let manifest = try String(contentsOfFile: out.path + "/sample-book/manifest.json", encoding: .utf8)
+        let plan = try mihiraki(["plan", sample, "--json", "--size", "400x300", "--direction", "rtl"])
+        #expect(manifest == plan.stdout)
+        let png = try Data(contentsOf: URL(fileURLWithPath: out.path + "/sample-book/spread-001.png"))
+        #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+    }
+
+    @Test("A bad book is one error line naming it; the good book is still written; exit 1")
+    func badBook() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("broken/p1.png", Array("not really a png".utf8))
+        try folder.write("good/p1.png", try Fixtures.solidPNG(width: 30, height: 40, [9]))
+        let run = try mihiraki(["render", folder.path + "/broken", folder.path + "/good", "-o", folder.path + "/out",
+                                "--size", "200x100", "--quiet"])
+        #expect(run.status == 1)
+        #expect(run.stderr == "mihiraki: \(folder.path)/broken/p1.png: not a PNG or JPEG image\n")
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/out/good/spread-001.png"))
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/out/good/manifest.json"))
+    }
+
+    @Test("Usage errors exit 2 with one line", arguments: [
+        ["plan"],
+        ["render", "x"],
+        ["plan", ".", "--size", "big"],
+        ["plan", ".", "--background", "nocolour"],
+        ["plan", ".", "--layout", "triple"],
+        ["plan", ".", "--page-aspect", "0x1"],
+        ["plan", ".", "--solo", "0"],
+        ["frobnicate"],
+    ])
+    func usage(arguments: [String]) throws {
+        let run = try mihiraki(arguments)
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("mihiraki: ") && run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+    }
+
+    @Test("The output folder may not be inside a book")
+    func outputInsideBook() throws {
+        let run = try mihiraki(["render", sample, "-o", sample + "/out"])
+        #expect(run.status == 2 && run.stderr.contains("inside the book"))
+        #expect(!FileManager.default.fileExists(atPath: sample + "/out"))
+    }
+
+    @Test("--help exits 0")
+    func help() throws {
+        let run = try mihiraki(["render", "--help"])
+        #expect(run.status == 0 && run.stdout.contains("--blank-before"))
+    }
+}
