@@ -9,6 +9,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
     ],
     targets: [
         // Every libpng / libjpeg call lives here; setjmp/longjmp never leave C.
@@ -23,7 +24,7 @@ let package = Package(
         // Swift faces of the decoders and the PNG encoder.
         .target(name: "MihirakiCodecs", dependencies: ["CMihirakiCodecs", "MihirakiRaster"]),
         // The library's front door: books, renderer, manifest, output.
-        .target(name: "Mihiraki", dependencies: ["MihirakiCore", "MihirakiRaster", "MihirakiCodecs"]),
+        .target(name: "Mihiraki", dependencies: ["MihirakiCore", "MihirakiRaster", "MihirakiCodecs", "ZIPFoundation"]),
         // The command-line tool, a thin layer over the library.
         .executableTarget(
             name: "mihiraki",

@@ -1,73 +1,115 @@
 import MihirakiCodecs
 import MihirakiCore
 
-/// One input: the page files of a book in reading order.
-public struct Book: Hashable, Sendable {
-    /// One page file of a book.
+/// One input: a folder of page images or a `.cbz`/`.zip` archive.
+public struct Book: Sendable {
+    /// One image file of a book.
     public struct PageFile: Hashable, Sendable {
         /// Path relative to the book's root, with `/` separators (the manifest's `source`).
         public var source: String
-        /// Where to read it.
-        public var path: String
     }
 
-    /// The name the user knows the book by: the folder's name.
+    /// The name the user knows the book by: the folder's name, or the
+    /// archive's file name (`vol01.cbz`); the manifest's `book`.
     public var name: String
+    /// The name of the book's output folder: the folder's name, or the
+    /// archive's name without its extension (`vol01`).
+    public var outputName: String
     /// The path given by the user.
     public var path: String
-    /// Pages in natural order of their relative paths.
-    public var pages: [PageFile]
+    /// Every image file, in natural order of relative path (before ComicInfo deletions).
+    public var images: [PageFile]
+    /// The book's `ComicInfo.xml`, when present and readable.
+    public var comicInfo: ComicInfo?
+    /// Problems that do not stop the book, such as a malformed `ComicInfo.xml`.
+    public var warnings: [MihirakiError]
 
-    /// File name extensions of images; other files in a book folder are
-    /// ignored unless their first bytes are a PNG or JPEG signature.
+    let storage: any BookSource
+
+    /// File name extensions of images. Other files are ignored, except (in
+    /// folders) files whose first bytes are a PNG or JPEG signature.
     static let imageExtensions: Set<String> = [
         "png", "jpg", "jpeg", "jpe", "jfif", "gif", "webp", "bmp", "tif", "tiff", "avif", "heic", "heif", "jxl",
     ]
 
-    /// Loads a book folder: its image files, sub-folders walked, sorted
-    /// naturally and case-insensitively by relative path. Dot-files and
-    /// `__MACOSX` are skipped.
+    /// Loads a book: a folder (sub-folders walked) or a `.cbz`/`.zip` archive
+    /// (read in place). Dot-files and `__MACOSX` are skipped; images are
+    /// sorted naturally and case-insensitively; `ComicInfo.xml` at the root is read.
     ///
-    /// - Throws: `MihirakiError` if the folder cannot be read or holds no images.
-    public static func load(folder path: String) throws -> Book {
+    /// - Throws: `MihirakiError` if the book cannot be read or holds no images.
+    public static func load(_ path: String) throws -> Book {
         var trimmed = path
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
-        guard FileSystem.kind(trimmed) == .directory else {
-            throw MihirakiError(.badBook, path: path, FileSystem.kind(trimmed) == .missing
-                                ? "no such file or folder" : "not a folder of page images")
+        let fileName = trimmed.split(separator: "/").last.map(String.init) ?? trimmed
+        let storage: any BookSource
+        var outputName = fileName
+        switch FileSystem.kind(trimmed) {
+        case .directory:
+            storage = FolderSource(root: trimmed)
+        case .file:
+            let head = (try? FileSystem.readPrefix(trimmed, count: 4)) ?? []
+            guard head == [0x50, 0x4B, 0x03, 0x04] || head == [0x50, 0x4B, 0x05, 0x06] || hasArchiveExtension(fileName) else {
+                throw MihirakiError(.badBook, path: path, "not a folder or a .cbz/.zip archive")
+            }
+            storage = try ArchiveSource(path: trimmed)
+            if let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex {
+                outputName = String(fileName[..<dot])
+            }
+        case .missing:
+            throw MihirakiError(.badBook, path: path, "no such file or folder")
+        case .other:
+            throw MihirakiError(.badBook, path: path, "not a folder or a .cbz/.zip archive")
         }
-        var pages: [PageFile] = []
-        try collect(folder: trimmed, prefix: "", into: &pages)
-        pages.sort { NaturalOrder.less($0.source, $1.source) }
-        guard !pages.isEmpty else { throw MihirakiError(.badBook, path: path, "no page images in this book") }
-        let name = trimmed.split(separator: "/").last.map(String.init) ?? trimmed
-        return Book(name: name, path: trimmed, pages: pages)
-    }
 
-    static func collect(folder: String, prefix: String, into pages: inout [PageFile]) throws {
-        for name in try FileSystem.list(folder) {
-            if name.hasPrefix(".") || name == "__MACOSX" { continue }
-            let path = folder + "/" + name
-            let source = prefix + name
-            switch FileSystem.kind(path) {
-            case .directory:
-                try collect(folder: path, prefix: source + "/", into: &pages)
-            case .file where isPageName(name) || hasImageSignature(path):
-                pages.append(PageFile(source: source, path: path))
-            default:
-                continue
+        var images: [PageFile] = []
+        var comicInfoPath: String?
+        for file in try storage.listFiles() {
+            let components = file.split(separator: "/")
+            if components.contains(where: { $0.hasPrefix(".") || $0 == "__MACOSX" }) { continue }
+            if components.count == 1 && file.lowercased() == "comicinfo.xml" {
+                comicInfoPath = file
+            } else if isImageName(file) || (storage as? FolderSource).map({ isImageSignature($0.prefix(file)) }) == true {
+                images.append(PageFile(source: file))
             }
         }
+        images.sort { NaturalOrder.less($0.source, $1.source) }
+        guard !images.isEmpty else { throw MihirakiError(.badBook, path: path, "no page images in this book") }
+
+        var comicInfo: ComicInfo?
+        var warnings: [MihirakiError] = []
+        if let comicInfoPath {
+            do {
+                comicInfo = try ComicInfo.parse(try storage.read(comicInfoPath))
+            } catch let error as MihirakiError {
+                warnings.append(MihirakiError(error.code, path: storage.displayPath(comicInfoPath),
+                                              "ignored: " + error.message.replacingPrefix("ComicInfo.xml: ", with: "")))
+            }
+        }
+        return Book(name: fileName, outputName: outputName, path: trimmed, images: images, comicInfo: comicInfo,
+                    warnings: warnings, storage: storage)
     }
 
-    static func isPageName(_ name: String) -> Bool {
+    /// The bytes of one image.
+    public func read(_ page: PageFile) throws -> [UInt8] { try storage.read(page.source) }
+
+    /// Where an image lives, as errors name it (`book/p1.png`, `vol.cbz:p1.png`).
+    public func displayPath(_ page: PageFile) -> String { storage.displayPath(page.source) }
+
+    static func hasArchiveExtension(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return lower.hasSuffix(".cbz") || lower.hasSuffix(".zip")
+    }
+
+    static func isImageName(_ name: String) -> Bool {
         guard let dot = name.lastIndex(of: ".") else { return false }
         return imageExtensions.contains(name[name.index(after: dot)...].lowercased())
     }
 
-    /// A file without an image extension still counts when its bytes say PNG or JPEG.
-    static func hasImageSignature(_ path: String) -> Bool {
-        guard let head = try? FileSystem.readPrefix(path, count: 16) else { return false }
-        return ImageFormat.sniff(head)?.isDecodable == true
+    static func isImageSignature(_ head: [UInt8]) -> Bool { ImageFormat.sniff(head)?.isDecodable == true }
+}
+
+extension String {
+    func replacingPrefix(_ prefix: String, with replacement: String) -> String {
+        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
     }
 }

@@ -11,12 +11,12 @@ extension BookPlan {
         let entry = entries[index]
         var pages: [Int: PixelBuffer] = [:]
         for page in entry.spread.pages {
-            let file = book.pages[page - 1]
-            let bytes = try FileSystem.read(file.path)
+            let file = self.pages[page - 1]
+            let bytes = try book.read(file)
             do {
                 pages[page] = try PageDecoder.decode(bytes, maxPixels: options.maxPixels)
             } catch let error as CodecError {
-                throw MihirakiError(.badPage, path: file.path, error.message)
+                throw MihirakiError(.badPage, path: book.displayPath(file), error.message)
             }
         }
         return compose(entry, pages: pages)
@@ -34,7 +34,7 @@ extension BookPlan {
         func samples(_ color: Color) -> [UInt8] {
             grayCanvas ? [color.red] : [color.red, color.green, color.blue, color.alpha]
         }
-        var canvas = PixelBuffer(width: options.canvasWidth, height: options.canvasHeight, channels: channels)
+        var canvas = PixelBuffer(width: self.canvas.width, height: self.canvas.height, channels: channels)
         canvas.fill(x: 0, y: 0, width: canvas.width, height: canvas.height, samples: samples(background.premultiplied))
         for slot in entry.slots {
             let rect = slot.rect

@@ -4,96 +4,208 @@ import MihirakiCore
 import MihirakiRaster
 
 /// Renders planned books to folders of PNG spreads plus `manifest.json`.
+///
+/// All spreads of all books go through one queue served by `jobs` workers, so
+/// both cores stay busy whether a run holds one long book or many short ones.
+/// Each spread is computed independently, so the files are the same bytes for
+/// any number of workers.
 public enum BookRenderer {
     /// What rendering one book produced.
     public struct Outcome: Sendable {
+        public var book: String
         /// The folder the spreads went to.
         public var folder: String
         /// Spread files written, in file order.
         public var written: [String]
-        /// Spreads that failed, in file order; the book failed if any did.
+        /// What failed, in file order; the book failed if anything did.
         public var errors: [MihirakiError]
         public var succeeded: Bool { errors.isEmpty }
     }
 
-    /// Writes every spread of `plan` to `outputRoot/<book name>/` and, when all
-    /// succeed, `manifest.json`. Each file is written under a temporary name
-    /// and renamed, so no half-written file ever has a final name.
-    ///
-    /// - Parameters:
-    ///   - plan: the book's plan.
-    ///   - outputRoot: the folder that receives one sub-folder per book.
-    /// - Returns: the files written and the errors of the spreads that failed.
-    /// - Throws: `MihirakiError` if the output folder cannot be created.
-    public static func render(_ plan: BookPlan, into outputRoot: String) throws -> Outcome {
-        let folder = outputRoot + "/" + plan.book.name
-        try FileSystem.makeDirectories(folder)
-        let count = plan.entries.count
-        let results = ResultSlots(count: count)
-        let workers = max(1, min(plan.options.jobs, count))
-        let group = DispatchGroup()
-        for _ in 0..<workers {
-            DispatchQueue.global().async(group: group) {
-                while let index = results.claim() {
-                    do {
-                        let image = try plan.renderSpread(at: index)
-                        let png = try encode(image, compression: plan.options.compression)
-                        try FileSystem.writeAtomically(png, to: folder + "/" + plan.entries[index].file)
-                        results.store(index, .success(plan.entries[index].file))
-                    } catch let error as MihirakiError {
-                        results.store(index, .failure(error))
-                    } catch {
-                        results.store(index, .failure(MihirakiError(.io, path: plan.entries[index].file, "\(error)")))
-                    }
-                }
-            }
-        }
-        group.wait()
-        var written: [String] = [], errors: [MihirakiError] = []
-        for result in results.all() {
-            switch result {
-            case .success(let file): written.append(file)
-            case .failure(let error): errors.append(error)
-            }
-        }
-        if errors.isEmpty {
-            try FileSystem.writeAtomically(Array(plan.manifestJSON.utf8), to: folder + "/manifest.json")
-        }
-        return Outcome(folder: folder, written: written, errors: errors)
+    /// Counts for a progress display.
+    public struct Progress: Sendable {
+        public var spreadsDone: Int
+        public var spreadsTotal: Int
+        public var booksDone: Int
+        public var booksTotal: Int
     }
 
-    static func encode(_ image: PixelBuffer, compression: PNGEncoder.Compression) throws -> [UInt8] {
+    /// Writes every spread of `plan` to `outputRoot/<book>/`, with `plan.options.jobs` workers.
+    public static func render(_ plan: BookPlan, into outputRoot: String) -> Outcome {
+        render([plan], into: outputRoot, jobs: plan.options.jobs)[0]
+    }
+
+    /// Writes the spreads of several books: each to `outputRoot/<book>/`
+    /// with, when all its spreads succeed, `manifest.json` (and
+    /// `contact-sheet.png` if asked for). Every file is written under a
+    /// temporary name and renamed, so no half-written file has a final name.
+    ///
+    /// - Parameters:
+    ///   - plans: the books, in order.
+    ///   - jobs: parallel workers.
+    ///   - progress: called after each spread, one call at a time.
+    /// - Returns: one outcome per plan, in order.
+    public static func render(_ plans: [BookPlan], into outputRoot: String, jobs: Int,
+                              progress: (@Sendable (Progress) -> Void)? = nil) -> [Outcome] {
+        let books = plans.map { plan in
+            BookState(plan: plan, folder: outputRoot + "/" + plan.book.outputName)
+        }
+        var items: [(book: Int, spread: Int)] = []
+        for (b, state) in books.enumerated() {
+            do {
+                try FileSystem.makeDirectories(state.folder)
+                items += state.plan.entries.indices.map { (b, $0) }
+            } catch let error as MihirakiError {
+                state.fail(error)
+            } catch {}
+        }
+        let queue = WorkQueue(items: items, books: books, progress: progress)
+        let group = DispatchGroup()
+        for _ in 0..<max(1, min(jobs, items.count)) {
+            DispatchQueue.global().async(group: group) { queue.work() }
+        }
+        group.wait()
+        return books.map { $0.outcome() }
+    }
+
+    static func encode(_ image: PixelBuffer, compression: PNGEncoder.Compression, path: String) throws -> [UInt8] {
         do {
             return try PNGEncoder.encode(image, compression: compression)
         } catch let error as CodecError {
-            throw MihirakiError(.io, "PNG encoding failed: \(error.message)")
+            throw MihirakiError(.io, path: path, "PNG encoding failed: \(error.message)")
         }
     }
 }
 
-/// Hands out spread indices to workers and keeps each one's result in its
-/// own slot, so the outcome is in file order whatever the thread timing.
-final class ResultSlots: @unchecked Sendable {
+/// One book's results as its spreads come back, in slots so the outcome is
+/// in file order whatever the thread timing.
+final class BookState: @unchecked Sendable {
+    let plan: BookPlan
+    let folder: String
     private let lock = NSLock()
-    private var next = 0
     private var results: [Result<String, MihirakiError>?]
+    private var tiles: [PixelBuffer?]
+    private var remaining: Int
+    private var finishErrors: [MihirakiError] = []
 
-    init(count: Int) { results = Array(repeating: nil, count: count) }
-
-    func claim() -> Int? {
-        lock.lock(); defer { lock.unlock() }
-        guard next < results.count else { return nil }
-        next += 1
-        return next - 1
+    init(plan: BookPlan, folder: String) {
+        self.plan = plan
+        self.folder = folder
+        results = Array(repeating: nil, count: plan.entries.count)
+        tiles = Array(repeating: nil, count: plan.options.contactSheet ? plan.entries.count : 0)
+        remaining = plan.entries.count
     }
 
-    func store(_ index: Int, _ result: Result<String, MihirakiError>) {
+    func fail(_ error: MihirakiError) {
         lock.lock(); defer { lock.unlock() }
+        finishErrors.append(error)
+        remaining = 0
+    }
+
+    /// Renders and writes one spread; the worker that completes the book
+    /// writes its manifest and contact sheet.
+    func renderSpread(_ index: Int) {
+        let entry = plan.entries[index]
+        let path = folder + "/" + entry.file
+        var tile: PixelBuffer?
+        let result: Result<String, MihirakiError>
+        do {
+            let image = try plan.renderSpread(at: index)
+            if plan.options.contactSheet { tile = ContactSheet.tile(image) }
+            try FileSystem.writeAtomically(BookRenderer.encode(image, compression: plan.options.compression, path: path),
+                                           to: path)
+            result = .success(entry.file)
+        } catch let error as MihirakiError {
+            result = .failure(error)
+        } catch {
+            result = .failure(MihirakiError(.io, path: path, "\(error)"))
+        }
+        lock.lock()
         results[index] = result
+        if let tile { tiles[index] = tile }
+        remaining -= 1
+        let complete = remaining == 0
+        lock.unlock()
+        if complete { finish() }
     }
 
-    func all() -> [Result<String, MihirakiError>] {
+    private func finish() {
+        let failed = results.contains { if case .failure = $0 { return true } else { return false } }
+        guard !failed else { return }
+        var errors: [MihirakiError] = []
+        do {
+            try FileSystem.writeAtomically(Array(plan.manifestJSON.utf8), to: folder + "/manifest.json")
+            if plan.options.contactSheet {
+                let sheet = ContactSheet.make(tiles: tiles.compactMap { $0 },
+                                              labels: plan.entries.map(\.spread.description))
+                let path = folder + "/contact-sheet.png"
+                try FileSystem.writeAtomically(BookRenderer.encode(sheet, compression: plan.options.compression, path: path),
+                                               to: path)
+            }
+        } catch let error as MihirakiError {
+            errors.append(error)
+        } catch {}
+        lock.lock()
+        finishErrors += errors
+        lock.unlock()
+    }
+
+    func outcome() -> BookRenderer.Outcome {
         lock.lock(); defer { lock.unlock() }
-        return results.compactMap { $0 }
+        var written: [String] = [], errors: [MihirakiError] = []
+        for result in results {
+            switch result {
+            case .success(let file)?: written.append(file)
+            case .failure(let error)?: errors.append(error)
+            case nil: break
+            }
+        }
+        return BookRenderer.Outcome(book: plan.book.path, folder: folder, written: written,
+                                    errors: errors + finishErrors)
+    }
+
+    var isDone: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return remaining == 0
+    }
+}
+
+/// Hands out (book, spread) items in order and reports progress.
+final class WorkQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private let items: [(book: Int, spread: Int)]
+    private let books: [BookState]
+    private let progress: (@Sendable (BookRenderer.Progress) -> Void)?
+    private var next = 0
+    private var done = 0
+    private let progressLock = NSLock()
+
+    init(items: [(book: Int, spread: Int)], books: [BookState],
+         progress: (@Sendable (BookRenderer.Progress) -> Void)?) {
+        self.items = items
+        self.books = books
+        self.progress = progress
+    }
+
+    func work() {
+        while let item = claim() {
+            books[item.book].renderSpread(item.spread)
+            report()
+        }
+    }
+
+    private func claim() -> (book: Int, spread: Int)? {
+        lock.lock(); defer { lock.unlock() }
+        guard next < items.count else { return nil }
+        next += 1
+        return items[next - 1]
+    }
+
+    private func report() {
+        guard let progress else { return }
+        progressLock.lock(); defer { progressLock.unlock() }
+        done += 1
+        progress(BookRenderer.Progress(spreadsDone: done, spreadsTotal: items.count,
+                                       booksDone: books.filter(\.isDone).count, booksTotal: books.count))
     }
 }

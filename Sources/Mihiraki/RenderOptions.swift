@@ -9,11 +9,12 @@ public struct RenderOptions: Sendable {
         case ltr, rtl, auto
     }
 
-    public var canvasWidth = 2048
-    public var canvasHeight = 1536
+    /// The canvas: exact, or one side derived from the spread's natural aspect.
+    public var size: CanvasSize = .exact(width: 2048, height: 1536)
     public var layout: LayoutMode = .spread
     public var direction: DirectionChoice = .auto
-    public var cover: CoverMode = .alone
+    /// `nil`: a lone cover unless the book's ComicInfo says otherwise.
+    public var cover: CoverMode? = nil
     public var pageAspect: PageAspect = .standard
     /// A page is wide when `width / height` is above this.
     public var wideThreshold = 1.0
@@ -25,6 +26,8 @@ public struct RenderOptions: Sendable {
     public var background: Color = .black
     public var blank: Color = .white
     public var strip = false
+    /// Also write `contact-sheet.png`, a labelled grid of all spreads of a book.
+    public var contactSheet = false
     public var compression: PNGEncoder.Compression = .default
     /// Parallel workers for `render`.
     public var jobs = 1
@@ -33,15 +36,22 @@ public struct RenderOptions: Sendable {
 
     public init() {}
 
+    /// The canvas size in pixels, with a derived side resolved.
+    public var canvas: (width: Int, height: Int) {
+        size.resolved(layout: layout, pageAspect: pageAspect, gap: gap)
+    }
+
     /// The pure geometry inputs.
     public var geometry: GeometryOptions {
-        GeometryOptions(canvasWidth: canvasWidth, canvasHeight: canvasHeight, layout: layout, gap: gap,
-                        pageAspect: pageAspect, fit: fit, align: align)
+        let canvas = canvas
+        return GeometryOptions(canvasWidth: canvas.width, canvasHeight: canvas.height, layout: layout, gap: gap,
+                               pageAspect: pageAspect, fit: fit, align: align)
     }
 
     /// Checks values that parsing alone cannot.
     /// - Throws: `MihirakiError` with code `.usage`.
     public func validate() throws {
+        let (canvasWidth, canvasHeight) = canvas
         guard canvasWidth > 0, canvasHeight > 0, canvasWidth <= 65535, canvasHeight <= 65535 else {
             throw MihirakiError(.usage, "--size must be between 1x1 and 65535x65535")
         }

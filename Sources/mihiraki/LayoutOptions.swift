@@ -3,7 +3,7 @@ import Mihiraki
 
 /// Options shared by `render` and `plan` (SPEC §5).
 struct LayoutOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Canvas size of every spread image.", valueName: "WxH"))
+    @Option(help: ArgumentHelp("Canvas size of every image; xH or Wx derives the other side from the spread's natural aspect (thumbnails).", valueName: "WxH"))
     var size: String = "2048x1536"
 
     @Option(help: "spread (two pages per image) or single (one page per image).")
@@ -12,8 +12,8 @@ struct LayoutOptions: ParsableArguments {
     @Option(help: "Reading direction: ltr, rtl, or auto (left-to-right unless the book says otherwise).")
     var direction: RenderOptions.DirectionChoice = .auto
 
-    @Option(help: "alone: page 1 is a lone recto, [x|1] [2|3]; paired: [1|2] [3|4].")
-    var cover: CoverMode = .alone
+    @Option(help: "alone (default): page 1 is a lone recto, [x|1] [2|3]; paired: [1|2] [3|4].")
+    var cover: CoverMode?
 
     @Option(name: .customLong("page-aspect"), help: ArgumentHelp("Aspect of every page slot.", valueName: "AxB"))
     var pageAspect: String = "771x1200"
@@ -51,12 +51,10 @@ struct LayoutOptions: ParsableArguments {
     /// The library's options, or a usage error naming the bad value.
     func renderOptions() throws -> RenderOptions {
         var options = RenderOptions()
-        let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
-            throw ValidationError("--size must look like 2048x1536 (got \(size))")
+        guard let canvas = CanvasSize(parsing: size) else {
+            throw ValidationError("--size must look like 2048x1536, x300 or 400x (got \(size))")
         }
-        options.canvasWidth = w
-        options.canvasHeight = h
+        options.size = canvas
         options.layout = layout
         options.direction = direction
         options.cover = cover

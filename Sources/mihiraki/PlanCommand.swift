@@ -8,7 +8,7 @@ struct PlanCommand: ParsableCommand {
         abstract: "Print which pages share each spread, without drawing anything.",
         discussion: "One line per spread, such as [x|1] or [4W]; --json prints the manifest document instead.")
 
-    @Argument(help: "A book folder.")
+    @Argument(help: "A book: a folder of page images or a .cbz/.zip archive.")
     var book: String
 
     @OptionGroup var layout: LayoutOptions
@@ -16,10 +16,16 @@ struct PlanCommand: ParsableCommand {
     @Flag(help: "Print the manifest JSON (spreads, slots and rectangles).")
     var json = false
 
+    @Flag(help: "First print where each decision came from (flag, ComicInfo.xml, page size or default) as # lines.")
+    var explain = false
+
     func run() throws {
         let options = try layout.renderOptions()
         do {
-            let plan = try BookPlan(book: try Book.load(folder: book), options: options)
+            let loaded = try Book.load(book)
+            for warning in loaded.warnings { printError("warning: " + warning.description) }
+            let plan = try BookPlan(book: loaded, options: options)
+            if explain { print(plan.explanation, terminator: "") }
             print(json ? plan.manifestJSON : plan.text, terminator: "")
         } catch let error as MihirakiError {
             printError(error.description)

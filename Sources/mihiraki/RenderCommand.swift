@@ -1,18 +1,21 @@
 import ArgumentParser
 import Foundation
 import Mihiraki
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Write the spreads of one or more books as PNG files.",
         discussion: """
-        Each BOOK (a folder of page images) goes to OUTDIR/<book name>/spread-001.png, … \
-        and OUTDIR/<book name>/manifest.json. A book that fails is reported and the others \
-        are still written; the exit status is then 1.
+        Each BOOK (a folder of page images or a .cbz/.zip archive) goes to \
+        OUTDIR/<book name>/spread-001.png, … and OUTDIR/<book name>/manifest.json. \
+        A book that fails is reported and the others are still written; the exit status is then 1.
         """)
 
-    @Argument(help: "Book folders.")
+    @Argument(help: "Books: folders of page images or .cbz/.zip archives.")
     var books: [String]
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Folder that receives one sub-folder per book.", valueName: "OUTDIR"))
@@ -26,36 +29,47 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "PNG compression: fast, default or small.")
     var compression: PNGEncoder.Compression = .default
 
-    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    @Flag(name: .customLong("contact-sheet"), help: "Also write OUTDIR/<book>/contact-sheet.png, a labelled grid of all spreads.")
+    var contactSheet = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors: no progress line, no summary.")
     var quiet = false
 
     func run() throws {
         var options = try layout.renderOptions()
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         options.jobs = jobs
         options.compression = compression
-        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        options.contactSheet = contactSheet
         guard !books.isEmpty else { throw ValidationError("name at least one book") }
         try refuseOutputInsideBooks()
 
         let start = Date()
-        var failed = 0, spreads = 0
+        var failed = 0
+        var plans: [BookPlan] = []
         var usedNames: [String: String] = [:]
         for path in books {
             do {
-                let book = try Book.load(folder: path)
-                if let other = usedNames[book.name] {
-                    throw MihirakiError(.usage, path: path, "has the same name as \(other); its spreads would overwrite those")
+                let book = try Book.load(path)
+                for warning in book.warnings { printError("warning: " + warning.description) }
+                if let other = usedNames[book.outputName] {
+                    throw MihirakiError(.usage, path: path, "has the same output folder name as \(other); refused")
                 }
-                usedNames[book.name] = path
-                let plan = try BookPlan(book: book, options: options)
-                let outcome = try BookRenderer.render(plan, into: output)
-                spreads += outcome.written.count
-                for error in outcome.errors { printError(error.description) }
-                if !outcome.succeeded { failed += 1 }
+                usedNames[book.outputName] = path
+                plans.append(try BookPlan(book: book, options: options))
             } catch let error as MihirakiError {
                 printError(error.description)
                 failed += 1
             }
+        }
+        let meter = ProgressMeter(enabled: !quiet && isatty(STDERR_FILENO) == 1, start: start)
+        let outcomes = BookRenderer.render(plans, into: output, jobs: jobs, progress: meter.update)
+        meter.clear()
+        var spreads = 0
+        for outcome in outcomes {
+            spreads += outcome.written.count
+            for error in outcome.errors { printError(error.description) }
+            if !outcome.succeeded { failed += 1 }
         }
         if !quiet {
             let seconds = Date().timeIntervalSince(start)
@@ -75,6 +89,36 @@ struct RenderCommand: ParsableCommand {
                 throw ValidationError("the output folder \(output) is inside the book \(book)")
             }
         }
+    }
+}
+
+/// The progress line on a terminal: books, spreads, rate and time left.
+final class ProgressMeter: @unchecked Sendable {
+    let enabled: Bool
+    let start: Date
+    private var lastDraw = Date.distantPast
+
+    init(enabled: Bool, start: Date) {
+        self.enabled = enabled
+        self.start = start
+    }
+
+    /// Called one at a time by the renderer.
+    func update(_ progress: BookRenderer.Progress) {
+        guard enabled else { return }
+        let now = Date()
+        guard progress.spreadsDone == progress.spreadsTotal || now.timeIntervalSince(lastDraw) > 0.1 else { return }
+        lastDraw = now
+        let elapsed = max(now.timeIntervalSince(start), 0.001)
+        let rate = Double(progress.spreadsDone) / elapsed
+        let left = rate > 0 ? Double(progress.spreadsTotal - progress.spreadsDone) / rate : 0
+        let line = "books \(progress.booksDone)/\(progress.booksTotal)  spreads \(progress.spreadsDone)/\(progress.spreadsTotal)  "
+            + String(format: "%.1f spreads/s  ETA %d:%02d", rate, Int(left) / 60, Int(left) % 60)
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+    }
+
+    func clear() {
+        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 }
 

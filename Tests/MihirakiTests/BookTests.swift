@@ -14,8 +14,8 @@ struct BookTests {
                      "noextension"] {
             try folder.write(name, name == "notes.txt" ? Array("hi".utf8) : png)
         }
-        let book = try Book.load(folder: folder.path + "/")
-        #expect(book.pages.map(\.source) == ["extra/p11.png", "noextension", "p1.png", "P2.PNG", "p10.png"])
+        let book = try Book.load(folder.path + "/")
+        #expect(book.images.map(\.source) == ["extra/p11.png", "noextension", "p1.png", "P2.PNG", "p10.png"])
         #expect(book.name == URL(fileURLWithPath: folder.path).lastPathComponent)
     }
 
@@ -25,9 +25,9 @@ struct BookTests {
         defer { folder.remove() }
         try folder.write("readme.txt", Array("no pages".utf8))
         #expect(throws: MihirakiError(.badBook, path: folder.path, "no page images in this book")) {
-            _ = try Book.load(folder: folder.path)
+            _ = try Book.load(folder.path)
         }
-        #expect { _ = try Book.load(folder: folder.path + "/missing") } throws: {
+        #expect { _ = try Book.load(folder.path + "/missing") } throws: {
             ($0 as? MihirakiError)?.description.hasSuffix("missing: no such file or folder") == true
         }
     }
@@ -40,7 +40,7 @@ struct BookTests {
         try folder.write("vol01/p002.png", try Fixtures.solidPNG(width: 1500, height: 2134, [0]))
         var options = RenderOptions()
         options.direction = .rtl
-        let plan = try BookPlan(book: try Book.load(folder: folder.path + "/vol01"), options: options)
+        let plan = try BookPlan(book: try Book.load(folder.path + "/vol01"), options: options)
         #expect(plan.manifestJSON == """
         {
           "book": "vol01",
@@ -83,7 +83,7 @@ struct BookTests {
                                               exif: Fixtures.exifOrientation(6))
         try folder.write("4.jpg", sideways)
         try folder.write("5.png", try Fixtures.solidPNG(width: 60, height: 100, [0]))
-        let book = try Book.load(folder: folder.path)
+        let book = try Book.load(folder.path)
         #expect(try BookPlan(book: book, options: RenderOptions()).text == "[x|1]\n[2|x]\n[3W]\n[4|5]\n")
         var relaxed = RenderOptions()
         relaxed.wideThreshold = 1.5
@@ -98,7 +98,7 @@ struct BookTests {
         for i in 1...1000 { try folder.write("p\(i).png", png) }
         var options = RenderOptions()
         options.layout = .single
-        let plan = try BookPlan(book: try Book.load(folder: folder.path), options: options)
+        let plan = try BookPlan(book: try Book.load(folder.path), options: options)
         #expect(plan.entries.first?.file == "spread-0001.png" && plan.entries.last?.file == "spread-1000.png")
         #expect(plan.entries[8].spread == .single(9) && plan.entries[8].file == "spread-0009.png")
     }
@@ -110,7 +110,7 @@ struct BookTests {
         try folder.write("1.png", try Fixtures.solidPNG(width: 6, height: 10, [0]))
         let bad = try folder.write("2.png", Array("this is not an image".utf8))
         #expect(throws: MihirakiError(.badPage, path: bad, "not a PNG or JPEG image")) {
-            _ = try BookPlan(book: try Book.load(folder: folder.path), options: RenderOptions())
+            _ = try BookPlan(book: try Book.load(folder.path), options: RenderOptions())
         }
     }
 }

@@ -9,13 +9,12 @@ func flatBook(_ pages: [(width: Int, height: Int, samples: [UInt8])]) throws -> 
     for (i, page) in pages.enumerated() {
         try folder.write("book/p\(i + 1).png", try Fixtures.solidPNG(width: page.width, height: page.height, page.samples))
     }
-    return (folder, try Book.load(folder: folder.path + "/book"))
+    return (folder, try Book.load(folder.path + "/book"))
 }
 
 func small(_ configure: (inout RenderOptions) -> Void = { _ in }) -> RenderOptions {
     var options = RenderOptions()
-    options.canvasWidth = 160
-    options.canvasHeight = 100
+    options.size = .exact(width: 160, height: 100)
     configure(&options)
     return options
 }
@@ -90,7 +89,7 @@ struct RenderTests {
         var outputs: [[String: Data]] = []
         for jobs in [1, 2, 4] {
             let out = folder.path + "/out-\(jobs)"
-            let outcome = try BookRenderer.render(try BookPlan(book: book, options: small { $0.jobs = jobs }), into: out)
+            let outcome = BookRenderer.render(try BookPlan(book: book, options: small { $0.jobs = jobs }), into: out)
             #expect(outcome.succeeded && outcome.written.count == 4)
             let names = try FileManager.default.contentsOfDirectory(atPath: out + "/book").sorted()
             #expect(names == ["manifest.json", "spread-001.png", "spread-002.png", "spread-003.png", "spread-004.png"])
@@ -106,10 +105,10 @@ struct RenderTests {
         let (folder, book) = try flatBook([(50, 100, [40]), (50, 100, [80]), (50, 100, [120])])
         defer { folder.remove() }
         // Keep a valid header so the plan succeeds, then cut the pixel data short.
-        let path = book.pages[2].path
+        let path = book.displayPath(book.images[2])
         let whole = try Fixtures.bytes(URL(fileURLWithPath: path))
         try Data(whole.prefix(whole.count - 20)).write(to: URL(fileURLWithPath: path))
-        let outcome = try BookRenderer.render(try BookPlan(book: book, options: small()), into: folder.path + "/out")
+        let outcome = BookRenderer.render(try BookPlan(book: book, options: small()), into: folder.path + "/out")
         #expect(!outcome.succeeded)
         #expect(outcome.written == ["spread-001.png"])
         #expect(outcome.errors.count == 1 && outcome.errors[0].path == path)

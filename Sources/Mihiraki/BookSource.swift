@@ -1,0 +1,103 @@
+import Foundation
+import ZIPFoundation
+
+/// Where a book's bytes come from: a folder on disk or a ZIP archive read in
+/// place (never unpacked to disk, so entry names like `../../x` are harmless).
+protocol BookSource: Sendable {
+    /// Relative paths of every file in the book, `/`-separated.
+    func listFiles() throws -> [String]
+    /// The whole content of one file.
+    func read(_ relativePath: String) throws -> [UInt8]
+    /// A description of where `relativePath` lives, for error messages.
+    func displayPath(_ relativePath: String) -> String
+}
+
+struct FolderSource: BookSource {
+    let root: String
+
+    func listFiles() throws -> [String] {
+        var files: [String] = []
+        try walk(root, prefix: "", into: &files)
+        return files
+    }
+
+    private func walk(_ folder: String, prefix: String, into files: inout [String]) throws {
+        for name in try FileSystem.list(folder) {
+            let path = folder + "/" + name
+            switch FileSystem.kind(path) {
+            case .directory: try walk(path, prefix: prefix + name + "/", into: &files)
+            case .file: files.append(prefix + name)
+            default: continue
+            }
+        }
+    }
+
+    func read(_ relativePath: String) throws -> [UInt8] { try FileSystem.read(displayPath(relativePath)) }
+
+    func displayPath(_ relativePath: String) -> String { root + "/" + relativePath }
+
+    /// The first bytes of a file, to recognise images without an image extension.
+    func prefix(_ relativePath: String) -> [UInt8] {
+        (try? FileSystem.readPrefix(displayPath(relativePath), count: 16)) ?? []
+    }
+}
+
+/// A `.cbz`/`.zip` book. ZIPFoundation's `Archive` is not thread-safe, so reads
+/// are serialised; they are cheap next to decoding (page entries are usually
+/// stored, not deflated).
+final class ArchiveSource: BookSource, @unchecked Sendable {
+    /// An entry larger than this is refused rather than inflated into memory.
+    static let maxEntryBytes: UInt64 = 1 << 30
+
+    let path: String
+    private let archive: Archive
+    private let lock = NSLock()
+    private var entries: [String: Entry] = [:]
+
+    init(path: String) throws {
+        self.path = path
+        do {
+            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+        } catch {
+            throw MihirakiError(.badBook, path: path, "not a readable ZIP archive")
+        }
+        for entry in archive where entry.type == .file {
+            // The first of duplicate names wins, as unzip tools do.
+            if entries[entry.path] == nil { entries[entry.path] = entry }
+        }
+    }
+
+    func listFiles() throws -> [String] { Array(entries.keys) }
+
+    func read(_ relativePath: String) throws -> [UInt8] {
+        guard let entry = entries[relativePath] else {
+            throw MihirakiError(.io, path: displayPath(relativePath), "no such entry")
+        }
+        guard entry.uncompressedSize <= Self.maxEntryBytes else {
+            throw MihirakiError(.badPage, path: displayPath(relativePath), "entry is larger than 1 GiB")
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(entry.uncompressedSize))
+        do {
+            let checksum = try archive.extract(entry, skipCRC32: false) { chunk in
+                // The declared size can lie; stop a bomb as it inflates.
+                guard UInt64(bytes.count + chunk.count) <= Self.maxEntryBytes else {
+                    throw MihirakiError(.badPage, path: self.displayPath(relativePath), "entry inflates past 1 GiB")
+                }
+                bytes.append(contentsOf: chunk)
+            }
+            guard checksum == entry.checksum else {
+                throw MihirakiError(.badPage, path: displayPath(relativePath), "entry is damaged (CRC mismatch)")
+            }
+        } catch let error as MihirakiError {
+            throw error
+        } catch {
+            throw MihirakiError(.badPage, path: displayPath(relativePath), "cannot extract: \(error)")
+        }
+        return bytes
+    }
+
+    func displayPath(_ relativePath: String) -> String { path + ":" + relativePath }
+}

@@ -1,0 +1,42 @@
+import MihirakiRaster
+
+/// `contact-sheet.png`: every spread of a book as a small labelled tile, in
+/// file order, four to a row, for looking at a whole book at once.
+enum ContactSheet {
+    static let tileWidth = 320
+    static let columns = 4
+    static let padding = 16
+    static let labelScale = 2
+    static let labelHeight = BitmapFont.glyphHeight * labelScale + 10
+    static let background = Color(gray: 0x24)
+    static let ink = Color(gray: 0xF0)
+
+    /// A spread reduced to a tile: opaque RGBA over the sheet's background.
+    static func tile(_ spread: PixelBuffer) -> PixelBuffer {
+        let height = max(1, Int((Double(spread.height) * Double(tileWidth) / Double(spread.width)).rounded()))
+        let opaque = spread.prepared(forCanvasChannels: 4, over: background)
+        return LanczosResampler.resample(opaque, width: tileWidth, height: height)
+    }
+
+    /// Lays the tiles out in a grid, each with its label (`[2|3]`) below it.
+    static func make(tiles: [PixelBuffer], labels: [String]) -> PixelBuffer {
+        precondition(tiles.count == labels.count && !tiles.isEmpty, "one label per tile")
+        let cols = min(columns, tiles.count), rows = (tiles.count + cols - 1) / cols
+        let cellHeight = (tiles.map(\.height).max() ?? 1) + labelHeight
+        let width = padding + cols * (tileWidth + padding)
+        let height = padding + rows * (cellHeight + padding)
+        var sheet = PixelBuffer(width: width, height: height, channels: 4)
+        let bg = [background.red, background.green, background.blue, 255]
+        sheet.fill(x: 0, y: 0, width: width, height: height, samples: bg)
+        for (index, tile) in tiles.enumerated() {
+            let x = padding + (index % cols) * (tileWidth + padding)
+            let y = padding + (index / cols) * (cellHeight + padding)
+            sheet.blit(tile, x: x, y: y)
+            let label = labels[index]
+            let labelX = x + (tileWidth - BitmapFont.width(of: label, scale: labelScale)) / 2
+            BitmapFont.draw(label, into: &sheet, x: labelX, y: y + tile.height + 6, scale: labelScale,
+                            samples: [ink.red, ink.green, ink.blue, 255])
+        }
+        return sheet.reducedForOutput()
+    }
+}

@@ -1,0 +1,50 @@
+/// A 5×7 pixel font for the few characters contact-sheet labels use
+/// (`0-9 x | W [ ] - space`). Each glyph is seven rows of five bits, most
+/// significant bit on the left.
+public enum BitmapFont {
+    public static let glyphWidth = 5
+    public static let glyphHeight = 7
+
+    static let glyphs: [Character: [UInt8]] = [
+        "0": [0x0E, 0x11, 0x13, 0x15, 0x19, 0x11, 0x0E],
+        "1": [0x04, 0x0C, 0x04, 0x04, 0x04, 0x04, 0x0E],
+        "2": [0x0E, 0x11, 0x01, 0x02, 0x04, 0x08, 0x1F],
+        "3": [0x1F, 0x02, 0x04, 0x02, 0x01, 0x11, 0x0E],
+        "4": [0x02, 0x06, 0x0A, 0x12, 0x1F, 0x02, 0x02],
+        "5": [0x1F, 0x10, 0x1E, 0x01, 0x01, 0x11, 0x0E],
+        "6": [0x06, 0x08, 0x10, 0x1E, 0x11, 0x11, 0x0E],
+        "7": [0x1F, 0x01, 0x02, 0x04, 0x08, 0x08, 0x08],
+        "8": [0x0E, 0x11, 0x11, 0x0E, 0x11, 0x11, 0x0E],
+        "9": [0x0E, 0x11, 0x11, 0x0F, 0x01, 0x02, 0x0C],
+        "x": [0x00, 0x00, 0x11, 0x0A, 0x04, 0x0A, 0x11],
+        "|": [0x04, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04],
+        "W": [0x11, 0x11, 0x11, 0x15, 0x15, 0x15, 0x0A],
+        "[": [0x0E, 0x08, 0x08, 0x08, 0x08, 0x08, 0x0E],
+        "]": [0x0E, 0x02, 0x02, 0x02, 0x02, 0x02, 0x0E],
+        "-": [0x00, 0x00, 0x00, 0x1F, 0x00, 0x00, 0x00],
+        " ": [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00],
+    ]
+
+    /// Width in pixels of `text` at `scale`, one blank column between glyphs.
+    public static func width(of text: String, scale: Int) -> Int {
+        max(0, text.count * (glyphWidth + 1) - 1) * scale
+    }
+
+    /// Draws `text` with its top-left corner at `(x, y)`, each font pixel a
+    /// `scale × scale` square of `samples`. Unknown characters draw nothing.
+    public static func draw(_ text: String, into image: inout PixelBuffer, x: Int, y: Int, scale: Int,
+                            samples: [UInt8]) {
+        var penX = x
+        for character in text {
+            if let rows = glyphs[character] {
+                for (row, bits) in rows.enumerated() {
+                    for column in 0..<glyphWidth where bits & (0x10 >> UInt8(column)) != 0 {
+                        image.fill(x: penX + column * scale, y: y + row * scale, width: scale, height: scale,
+                                   samples: samples)
+                    }
+                }
+            }
+            penX += (glyphWidth + 1) * scale
+        }
+    }
+}
