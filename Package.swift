@@ -31,7 +31,8 @@ let package = Package(
             dependencies: ["Mihiraki", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Fixture paths and image builders shared by the test targets.
-        .target(name: "MihirakiTestSupport", dependencies: ["MihirakiCodecs"], path: "Tests/MihirakiTestSupport"),
+        .target(name: "MihirakiTestSupport", dependencies: ["MihirakiCodecs", "ZIPFoundation"],
+                path: "Tests/MihirakiTestSupport"),
         .testTarget(name: "MihirakiCoreTests", dependencies: ["MihirakiCore"]),
         .testTarget(name: "MihirakiRasterTests", dependencies: ["MihirakiRaster"]),
         .testTarget(name: "MihirakiCodecsTests", dependencies: ["MihirakiCodecs", "MihirakiTestSupport"]),

@@ -41,10 +41,13 @@ public struct ComicInfo: Hashable, Sendable {
         parser.shouldResolveExternalEntities = false
         let reader = Reader()
         parser.delegate = reader
-        guard parser.parse(), reader.sawRoot else {
-            let reason = parser.parserError.map { "malformed XML (\(($0 as NSError).code))" } ?? "not a ComicInfo document"
-            throw MihirakiError(.badBook, "ComicInfo.xml: \(reason)")
+        // FoundationXML's parse() can report success after recovering from an
+        // error, so the error itself is what counts.
+        let parsed = parser.parse()
+        if !parsed || parser.parserError != nil {
+            throw MihirakiError(.badBook, "ComicInfo.xml: malformed XML near line \(max(parser.lineNumber, 1))")
         }
+        guard reader.sawRoot else { throw MihirakiError(.badBook, "ComicInfo.xml: not a ComicInfo document") }
         return reader.info
     }
 

@@ -89,3 +89,33 @@ public struct TemporaryFolder: Sendable {
 
     public func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
+
+import ZIPFoundation
+
+extension TemporaryFolder {
+    /// Writes a ZIP archive holding `entries` (name, bytes), deflated or stored.
+    @discardableResult
+    public func writeArchive(_ name: String, _ entries: [(String, [UInt8])], deflate: Bool = false) throws -> String {
+        let url = URL(fileURLWithPath: path).appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let archive = try Archive(url: url, accessMode: .create)
+        for (entryName, bytes) in entries {
+            let data = Data(bytes)
+            try archive.addEntry(with: entryName, type: .file, uncompressedSize: Int64(data.count),
+                                 modificationDate: Date(timeIntervalSince1970: 0),
+                                 compressionMethod: deflate ? .deflate : .none) { position, size in
+                data.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        return url.path
+    }
+}
+
+/// A `ComicInfo.xml` document.
+public func comicInfoXML(manga: String? = nil, pages: [String] = []) -> [UInt8] {
+    var xml = "<?xml version=\"1.0\"?>\n<ComicInfo xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n"
+    xml += "  <Title>Test</Title>\n"
+    if let manga { xml += "  <Manga>\(manga)</Manga>\n" }
+    if !pages.isEmpty { xml += "  <Pages>\n" + pages.map { "    <Page \($0)/>\n" }.joined() + "  </Pages>\n" }
+    return Array((xml + "</ComicInfo>\n").utf8)
+}
