@@ -9,15 +9,19 @@ struct Run {
     var stderr: String
 }
 
-func mihiraki(_ arguments: [String]) throws -> Run {
-    // The test bundle sits in the build products folder, beside the executable.
+/// The built executable: the test bundle sits in the build products folder, beside it.
+func mihirakiPath() throws -> String {
     var products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     while !FileManager.default.fileExists(atPath: products.appendingPathComponent("mihiraki").path),
           products.path != "/" {
         products.deleteLastPathComponent()
     }
+    return products.appendingPathComponent("mihiraki").path
+}
+
+func mihiraki(_ arguments: [String]) throws -> Run {
     let process = Process()
-    process.executableURL = products.appendingPathComponent("mihiraki")
+    process.executableURL = URL(fileURLWithPath: try mihirakiPath())
     process.arguments = arguments
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
@@ -111,5 +115,60 @@ struct CLITests {
     func help() throws {
         let run = try mihiraki(["render", "--help"])
         #expect(run.status == 0 && run.stdout.contains("--blank-before"))
+    }
+}
+
+@Suite("Command line: libraries", .serialized)
+struct LibraryCLITests {
+    /// A library as users have it: an RTL manga CBZ, a plain folder, a broken archive.
+    func makeLibrary() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        let page = try Fixtures.solidPNG(width: 60, height: 90, [120])
+        try folder.writeArchive("lib/manga.cbz", [("ComicInfo.xml", comicInfoXML(manga: "YesAndRightToLeft")),
+                                                  ("001.png", page), ("002.png", page), ("003.png", page)], deflate: true)
+        for i in 1...3 { try folder.write("lib/comic/p\(i).png", page) }
+        try folder.write("lib/broken.cbz", Array("PK\u{3}\u{4}garbage".utf8))
+        return folder
+    }
+
+    @Test("One command over a library: two books right (RTL respected), one clear error, exit 1")
+    func wholeLibrary() throws {
+        let folder = try makeLibrary()
+        defer { folder.remove() }
+        let lib = folder.path + "/lib/"
+        let run = try mihiraki(["render", lib + "broken.cbz", lib + "comic", lib + "manga.cbz", "-o", folder.path + "/out",
+                                "--size", "x200"])
+        #expect(run.status == 1)
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.first == "mihiraki: \(lib)broken.cbz: not a readable ZIP archive")
+        #expect(lines.last?.hasPrefix("3 books, 4 spreads written to \(folder.path)/out, 1 failed") == true)
+        let manifest = try String(contentsOfFile: folder.path + "/out/manga/manifest.json", encoding: .utf8)
+        #expect(manifest.contains("\"direction\": \"rtl\"") && manifest.contains("\"book\": \"manga.cbz\""))
+        #expect(manifest.contains("\"canvas\": { \"width\": 257, \"height\": 200 }"))
+        let plan = try mihiraki(["plan", lib + "manga.cbz", "--explain"])
+        #expect(plan.stdout.hasSuffix("[1|x]\n[3|2]\n"))
+        #expect(plan.stdout.contains("# direction rtl (ComicInfo.xml)"))
+        let ltr = try mihiraki(["plan", lib + "manga.cbz", "--direction", "ltr", "--explain"])
+        #expect(ltr.stdout.contains("# direction ltr (flag)") && ltr.stdout.hasSuffix("[x|1]\n[2|3]\n"))
+    }
+
+    @Test("On a terminal a progress line is drawn; --quiet and pipes stay silent")
+    func progress() throws {
+        let folder = try makeLibrary()
+        defer { folder.remove() }
+        let lib = folder.path + "/lib/"
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        let binary = try mihirakiPath()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "\(binary) render \(lib)comic -o \(folder.path)/tty --size x100", "/dev/null"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.contains("spreads 2/2") && text.contains("spreads/s"))
+        let piped = try mihiraki(["render", lib + "comic", "-o", folder.path + "/pipe", "--quiet"])
+        #expect(piped.status == 0 && piped.stderr.isEmpty && piped.stdout.isEmpty)
     }
 }
