@@ -37,6 +37,6 @@ let package = Package(
         .testTarget(name: "MihirakiRasterTests", dependencies: ["MihirakiRaster"]),
         .testTarget(name: "MihirakiCodecsTests", dependencies: ["MihirakiCodecs", "MihirakiTestSupport"]),
         .testTarget(name: "MihirakiTests", dependencies: ["Mihiraki", "MihirakiTestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["mihiraki", "MihirakiTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["mihiraki", "MihirakiTestSupport", "MihirakiCodecs", "MihirakiRaster"]),
     ]
 )

@@ -59,12 +59,12 @@ public enum BookRenderer {
                 state.fail(error)
             } catch {}
         }
-        let queue = WorkQueue(items: items, books: books, progress: progress)
-        let group = DispatchGroup()
-        for _ in 0..<max(1, min(jobs, items.count)) {
-            DispatchQueue.global().async(group: group) { queue.work() }
+        let work = items
+        let counter = ProgressCounter(total: work.count, books: books, report: progress)
+        _ = ParallelMap.run(work.count, jobs: jobs) { k in
+            books[work[k].book].renderSpread(work[k].spread)
+            counter.spreadDone()
         }
-        group.wait()
         return books.map { $0.outcome() }
     }
 
@@ -170,42 +170,25 @@ final class BookState: @unchecked Sendable {
     }
 }
 
-/// Hands out (book, spread) items in order and reports progress.
-final class WorkQueue: @unchecked Sendable {
+/// Counts finished spreads and reports progress, one call at a time.
+final class ProgressCounter: @unchecked Sendable {
     private let lock = NSLock()
-    private let items: [(book: Int, spread: Int)]
+    private let total: Int
     private let books: [BookState]
-    private let progress: (@Sendable (BookRenderer.Progress) -> Void)?
-    private var next = 0
+    private let report: (@Sendable (BookRenderer.Progress) -> Void)?
     private var done = 0
-    private let progressLock = NSLock()
 
-    init(items: [(book: Int, spread: Int)], books: [BookState],
-         progress: (@Sendable (BookRenderer.Progress) -> Void)?) {
-        self.items = items
+    init(total: Int, books: [BookState], report: (@Sendable (BookRenderer.Progress) -> Void)?) {
+        self.total = total
         self.books = books
-        self.progress = progress
+        self.report = report
     }
 
-    func work() {
-        while let item = claim() {
-            books[item.book].renderSpread(item.spread)
-            report()
-        }
-    }
-
-    private func claim() -> (book: Int, spread: Int)? {
+    func spreadDone() {
+        guard let report else { return }
         lock.lock(); defer { lock.unlock() }
-        guard next < items.count else { return nil }
-        next += 1
-        return items[next - 1]
-    }
-
-    private func report() {
-        guard let progress else { return }
-        progressLock.lock(); defer { progressLock.unlock() }
         done += 1
-        progress(BookRenderer.Progress(spreadsDone: done, spreadsTotal: items.count,
-                                       booksDone: books.filter(\.isDone).count, booksTotal: books.count))
+        report(BookRenderer.Progress(spreadsDone: done, spreadsTotal: total,
+                                     booksDone: books.filter(\.isDone).count, booksTotal: books.count))
     }
 }

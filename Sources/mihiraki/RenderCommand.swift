@@ -19,7 +19,16 @@ struct RenderCommand: ParsableCommand {
     var books: [String]
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Folder that receives one sub-folder per book.", valueName: "OUTDIR"))
-    var output: String
+    var output: String?
+
+    @Option(help: ArgumentHelp("Render in memory and compare with the golden spreads and manifest in GOLDEN/<book>/ instead of writing.", valueName: "GOLDEN"))
+    var check: String?
+
+    @Flag(help: "With --check: rewrite the goldens from this render.")
+    var update = false
+
+    @Option(help: ArgumentHelp("With --check: write diff pictures to DIR/<book>/.", valueName: "DIR"))
+    var diff: String?
 
     @OptionGroup var layout: LayoutOptions
 
@@ -42,9 +51,40 @@ struct RenderCommand: ParsableCommand {
         options.compression = compression
         options.contactSheet = contactSheet
         guard !books.isEmpty else { throw ValidationError("name at least one book") }
-        try refuseOutputInsideBooks()
+        let destination: String
+        switch (output, check, update) {
+        case (let out?, nil, false): destination = out
+        case (nil, let golden?, true): destination = golden
+        case (nil, let golden?, false): return try runCheck(golden: golden, options: options)
+        case (_, nil, true): throw ValidationError("--update goes with --check GOLDEN")
+        case (nil, nil, _): throw ValidationError("missing -o OUTDIR (or --check GOLDEN)")
+        default: throw ValidationError("use either -o OUTDIR or --check GOLDEN, not both")
+        }
+        try refuseOutputInsideBooks(destination)
 
         let start = Date()
+        let (plans, planFailures) = planBooks(options)
+        var failed = planFailures
+        let meter = ProgressMeter(enabled: !quiet && isatty(STDERR_FILENO) == 1, start: start)
+        let outcomes = BookRenderer.render(plans, into: destination, jobs: jobs, progress: meter.update)
+        meter.clear()
+        var spreads = 0
+        for outcome in outcomes {
+            spreads += outcome.written.count
+            for error in outcome.errors { printError(error.description) }
+            if !outcome.succeeded { failed += 1 }
+        }
+        if !quiet {
+            let seconds = Date().timeIntervalSince(start)
+            let summary = "\(books.count) book\(books.count == 1 ? "" : "s"), \(spreads) spread\(spreads == 1 ? "" : "s") "
+                + "written to \(destination), \(failed) failed, \(String(format: "%.2f", seconds)) s"
+            FileHandle.standardError.write(Data((summary + "\n").utf8))
+        }
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// Loads and plans every book; a book that fails is reported and counted.
+    func planBooks(_ options: RenderOptions) -> (plans: [BookPlan], failed: Int) {
         var failed = 0
         var plans: [BookPlan] = []
         var usedNames: [String: String] = [:]
@@ -57,31 +97,39 @@ struct RenderCommand: ParsableCommand {
                 }
                 usedNames[book.outputName] = path
                 plans.append(try BookPlan(book: book, options: options))
+            } catch {
+                printError("\(error)")
+                failed += 1
+            }
+        }
+        return (plans, failed)
+    }
+
+    /// `--check GOLDEN`: plan changes first, then pixel differences; exit 1 if anything differs.
+    func runCheck(golden: String, options: RenderOptions) throws {
+        let (plans, planFailures) = planBooks(options)
+        var failed = planFailures
+        var differing = 0, checked = 0
+        for plan in plans {
+            do {
+                let report = try GoldenCheck.check(plan, goldenRoot: golden, options: Comparator.Options(), diffRoot: diff)
+                for change in report.planChanges { print("\(plan.book.outputName)/\(change)") }
+                for file in report.files { print("\(plan.book.outputName)/\(file.line)") }
+                checked += report.files.count
+                differing += report.planChanges.count + report.files.filter { $0.status != .ok }.count
             } catch let error as MihirakiError {
                 printError(error.description)
                 failed += 1
             }
         }
-        let meter = ProgressMeter(enabled: !quiet && isatty(STDERR_FILENO) == 1, start: start)
-        let outcomes = BookRenderer.render(plans, into: output, jobs: jobs, progress: meter.update)
-        meter.clear()
-        var spreads = 0
-        for outcome in outcomes {
-            spreads += outcome.written.count
-            for error in outcome.errors { printError(error.description) }
-            if !outcome.succeeded { failed += 1 }
-        }
         if !quiet {
-            let seconds = Date().timeIntervalSince(start)
-            let summary = "\(books.count) book\(books.count == 1 ? "" : "s"), \(spreads) spread\(spreads == 1 ? "" : "s") "
-                + "written to \(output), \(failed) failed, \(String(format: "%.2f", seconds)) s"
-            FileHandle.standardError.write(Data((summary + "\n").utf8))
+            FileHandle.standardError.write(Data("check: \(checked) spreads compared, \(differing) differences, \(failed) failed books\n".utf8))
         }
-        if failed > 0 { throw ExitCode(1) }
+        if failed > 0 || differing > 0 { throw ExitCode(1) }
     }
 
     /// Writing into a book would add spreads to its pages on the next run.
-    func refuseOutputInsideBooks() throws {
+    func refuseOutputInsideBooks(_ output: String) throws {
         let out = URL(fileURLWithPath: output).standardizedFileURL.resolvingSymlinksInPath().path
         for book in books {
             let root = URL(fileURLWithPath: book).standardizedFileURL.resolvingSymlinksInPath().path

@@ -8,7 +8,7 @@ struct MihirakiCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mihiraki",
         abstract: "Turn the pages of a book into two-page PNG spreads.",
-        subcommands: [RenderCommand.self, PlanCommand.self])
+        subcommands: [RenderCommand.self, PlanCommand.self, CompareCommand.self])
 }
 
 // A full disk or a file-size limit must be an error line, not a signal.

@@ -1,0 +1,23 @@
+/// The machine-readable form of a comparison (`compare --json`).
+public enum ComparisonReport {
+    public static func json(_ results: [FileComparison]) -> String {
+        let json = JSONWriter()
+        json.object {
+            json.key("ok"); json.bool(results.allSatisfy { $0.status == .ok })
+            json.key("files")
+            json.array {
+                for result in results {
+                    json.object(inline: true) {
+                        json.key("file"); json.string(result.name)
+                        json.key("status"); json.string(result.status.rawValue)
+                        json.key("differingPixels"); json.number(result.differingPixels)
+                        json.key("antialiasedPixels"); json.number(result.antialiasedPixels)
+                        json.key("totalPixels"); json.number(result.totalPixels)
+                        if let detail = result.detail { json.key("detail"); json.string(detail) }
+                    }
+                }
+            }
+        }
+        return json.output + "\n"
+    }
+}

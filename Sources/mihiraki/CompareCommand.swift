@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import Mihiraki
+
+struct CompareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Compare two PNG files, or two folders of them, the way pixelmatch does.",
+        discussion: """
+        Prints one line per file: ok, DIFF n px (p %), missing or extra. Exit status: 0 when \
+        everything matches, 1 when anything differs or is missing on one side, 2 on error.
+        """)
+
+    @Argument(help: "The expected PNG file or folder.")
+    var expected: String
+
+    @Argument(help: "The actual PNG file or folder.")
+    var actual: String
+
+    @Option(help: "Colour distance threshold, 0…1 (pixelmatch's YIQ convention).")
+    var threshold: Double = 0.1
+
+    @Flag(name: .customLong("include-aa"), help: "Count anti-aliased pixels as differences too.")
+    var includeAA = false
+
+    @Option(help: ArgumentHelp("Write diff pictures here: a file when comparing files, a folder when comparing folders.", valueName: "PATH"))
+    var diff: String?
+
+    @Option(name: .customLong("max-diff-pixels"), help: "Allow up to N differing pixels per image.")
+    var maxDiffPixels: Int = 0
+
+    @Option(name: .customLong("max-diff-ratio"), help: "Allow up to this fraction (0…1) of differing pixels per image.")
+    var maxDiffRatio: Double = 0
+
+    @Flag(help: "Print a JSON report instead of lines.")
+    var json = false
+
+    func validate() throws {
+        guard (0...1).contains(threshold) else { throw ValidationError("--threshold must be between 0 and 1") }
+        guard maxDiffPixels >= 0, (0...1).contains(maxDiffRatio) else {
+            throw ValidationError("--max-diff-pixels must be ≥ 0 and --max-diff-ratio between 0 and 1")
+        }
+    }
+
+    func run() throws {
+        var options = Comparator.Options()
+        options.pixel = PixelMatch.Options(threshold: threshold, includeAntialiased: includeAA)
+        options.maxDiffPixels = maxDiffPixels
+        options.maxDiffRatio = maxDiffRatio
+        options.diffPath = diff
+        let results: [FileComparison]
+        switch (isFolder(expected), isFolder(actual)) {
+        case (true, true):
+            do {
+                results = try Comparator.compareFolders(expected: expected, actual: actual, options: options)
+            } catch let error as MihirakiError {
+                printError(error.description)
+                throw ExitCode(2)
+            }
+        case (false, false):
+            results = [Comparator.compareFiles(expected: expected, actual: actual, options: options)]
+        default:
+            throw ValidationError("compare two files or two folders, not one of each")
+        }
+        if json {
+            print(ComparisonReport.json(results), terminator: "")
+        } else {
+            for result in results { print(result.line) }
+        }
+        if results.contains(where: { $0.status == .error }) {
+            for result in results where result.status == .error { printError(result.detail ?? result.line) }
+            throw ExitCode(2)
+        }
+        if results.contains(where: { $0.status != .ok }) { throw ExitCode(1) }
+    }
+
+    func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+}
