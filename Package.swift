@@ -15,7 +15,7 @@ let package = Package(
         // Every libpng / libjpeg call lives here; setjmp/longjmp never leave C.
         .target(
             name: "CMihirakiCodecs",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("deflate")]
         ),
         // Pure value code: imposition, geometry, options, colours. No pixels, no I/O.
         .target(name: "MihirakiCore"),
@@ -35,7 +35,7 @@ let package = Package(
                 path: "Tests/MihirakiTestSupport"),
         .testTarget(name: "MihirakiCoreTests", dependencies: ["MihirakiCore"]),
         .testTarget(name: "MihirakiRasterTests", dependencies: ["MihirakiRaster"]),
-        .testTarget(name: "MihirakiCodecsTests", dependencies: ["MihirakiCodecs", "MihirakiTestSupport"]),
+        .testTarget(name: "MihirakiCodecsTests", dependencies: ["MihirakiCodecs", "CMihirakiCodecs", "MihirakiTestSupport"]),
         .testTarget(name: "MihirakiTests", dependencies: ["Mihiraki", "MihirakiTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["mihiraki", "MihirakiTestSupport", "MihirakiCodecs", "MihirakiRaster"]),
     ]

@@ -12,13 +12,14 @@ extension BookPlan {
         var pages: [Int: PixelBuffer] = [:]
         for page in entry.spread.pages {
             let file = self.pages[page - 1]
-            let bytes = try book.read(file)
+            let bytes = try StageProfile.measure(.read) { try book.read(file) }
             do {
-                pages[page] = try PageDecoder.decode(bytes, maxPixels: options.maxPixels)
+                pages[page] = try StageProfile.measure(.decode) { try PageDecoder.decode(bytes, maxPixels: options.maxPixels) }
             } catch let error as CodecError {
                 throw MihirakiError(.badPage, path: book.displayPath(file), error.message)
             }
         }
+        StageProfile.countSpread()
         return compose(entry, pages: pages)
     }
 
@@ -45,11 +46,13 @@ extension BookPlan {
                             samples: samples(blank.premultipliedOver(background)))
             case .page(let number):
                 guard let page = pages[number] else { continue }
-                let prepared = page.prepared(forCanvasChannels: channels, over: background)
-                let scaled = LanczosResampler.resample(prepared, width: rect.width, height: rect.height)
-                canvas.blit(scaled, x: rect.x, y: rect.y)
+                let scaled = StageProfile.measure(.resample) {
+                    LanczosResampler.resample(page.prepared(forCanvasChannels: channels, over: background),
+                                              width: rect.width, height: rect.height)
+                }
+                StageProfile.measure(.compose) { canvas.blit(scaled, x: rect.x, y: rect.y) }
             }
         }
-        return canvas.reducedForOutput()
+        return StageProfile.measure(.compose) { canvas.reducedForOutput() }
     }
 }

@@ -112,8 +112,10 @@ final class BookState: @unchecked Sendable {
         do {
             let image = try plan.renderSpread(at: index)
             if plan.options.contactSheet { tile = ContactSheet.tile(image) }
-            try FileSystem.writeAtomically(BookRenderer.encode(image, compression: plan.options.compression, path: path),
-                                           to: path)
+            let png = try StageProfile.measure(.encode) {
+                try BookRenderer.encode(image, compression: plan.options.compression, path: path)
+            }
+            try StageProfile.measure(.write) { try FileSystem.writeAtomically(png, to: path) }
             result = .success(entry.file)
         } catch let error as MihirakiError {
             result = .failure(error)

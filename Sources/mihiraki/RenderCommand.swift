@@ -68,6 +68,7 @@ struct RenderCommand: ParsableCommand {
         let meter = ProgressMeter(enabled: !quiet && isatty(STDERR_FILENO) == 1, start: start)
         let outcomes = BookRenderer.render(plans, into: destination, jobs: jobs, progress: meter.update)
         meter.clear()
+        if StageProfile.enabled { FileHandle.standardError.write(Data((StageProfile.summary() + "\n").utf8)) }
         var spreads = 0
         for outcome in outcomes {
             spreads += outcome.written.count

@@ -97,11 +97,12 @@ void mh_jpeg_close(mh_jpeg_reader *reader);
 
 // MARK: Encoding
 
-/// Encodes 8-bit samples as PNG with no time stamp or other varying chunk.
-/// `channels`: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA. `level`: zlib 0–9.
-/// `filters`: a libpng PNG_FILTER_* mask, or 0 for libpng's default choice.
-int mh_png_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
-                  int channels, int level, int filters, mh_buffer *out, mh_error *error);
+/// Encodes 8-bit samples as PNG with Mihiraki's own writer: rows filtered
+/// with `filter` (0 none, 1 sub, 2 up, 3 average, 4 Paeth, 5 adaptive:
+/// smallest residual sum per row; 6 sampled: the one filter that deflates a
+/// sample of rows smallest), deflated by libdeflate at `level` (0–12).
+int mh_png_encode_deflate(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels,
+                          int level, int filter, mh_buffer *out, mh_error *error);
 
 /// Encodes a JPEG (used to build test fixtures and benchmark corpora).
 /// `channels`: 1 gray, 3 RGB, 4 CMYK. `ycck`: store CMYK input as YCCK.
