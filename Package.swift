@@ -19,8 +19,11 @@ let package = Package(
         ),
         // Pure value code: imposition, geometry, options, colours. No pixels, no I/O.
         .target(name: "MihirakiCore"),
+        // Multiply-add kernels in C (SSE2 on x86-64, scalar elsewhere); the
+        // scalar Swift reference in MihirakiRaster is what they are tested against.
+        .target(name: "CMihirakiKernels"),
         // Pixel buffers and kernels: fill, blit, composite, resample.
-        .target(name: "MihirakiRaster"),
+        .target(name: "MihirakiRaster", dependencies: ["CMihirakiKernels"]),
         // Swift faces of the decoders and the PNG encoder.
         .target(name: "MihirakiCodecs", dependencies: ["CMihirakiCodecs", "MihirakiRaster"]),
         // The library's front door: books, renderer, manifest, output.

@@ -28,12 +28,13 @@ extension BookPlan {
         let background = options.background, blank = options.blank
         let hasBlank = entry.slots.contains { $0.leaf == .blank }
         // A gray canvas is exact only when everything drawn on it is gray and
-        // opaque; otherwise work in premultiplied RGBA.
+        // opaque; an opaque background makes an RGB canvas (pages with alpha
+        // are flattened onto it); only a see-through background needs RGBA.
         let grayCanvas = background.isGray && background.isOpaque && (!hasBlank || blank.isGray)
             && pages.values.allSatisfy { $0.channels <= 2 }
-        let channels = grayCanvas ? 1 : 4
+        let channels = grayCanvas ? 1 : (background.isOpaque ? 3 : 4)
         func samples(_ color: Color) -> [UInt8] {
-            grayCanvas ? [color.red] : [color.red, color.green, color.blue, color.alpha]
+            Array([color.red, color.green, color.blue, color.alpha].prefix(channels == 1 ? 1 : channels))
         }
         var canvas = PixelBuffer(width: self.canvas.width, height: self.canvas.height, channels: channels)
         canvas.fill(x: 0, y: 0, width: canvas.width, height: canvas.height, samples: samples(background.premultiplied))

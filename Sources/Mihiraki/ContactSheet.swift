@@ -11,10 +11,10 @@ enum ContactSheet {
     static let background = Color(gray: 0x24)
     static let ink = Color(gray: 0xF0)
 
-    /// A spread reduced to a tile: opaque RGBA over the sheet's background.
+    /// A spread reduced to a tile: opaque RGB over the sheet's background.
     static func tile(_ spread: PixelBuffer) -> PixelBuffer {
         let height = max(1, Int((Double(spread.height) * Double(tileWidth) / Double(spread.width)).rounded()))
-        let opaque = spread.prepared(forCanvasChannels: 4, over: background)
+        let opaque = spread.prepared(forCanvasChannels: 3, over: background)
         return LanczosResampler.resample(opaque, width: tileWidth, height: height)
     }
 
@@ -25,8 +25,8 @@ enum ContactSheet {
         let cellHeight = (tiles.map(\.height).max() ?? 1) + labelHeight
         let width = padding + cols * (tileWidth + padding)
         let height = padding + rows * (cellHeight + padding)
-        var sheet = PixelBuffer(width: width, height: height, channels: 4)
-        let bg = [background.red, background.green, background.blue, 255]
+        var sheet = PixelBuffer(width: width, height: height, channels: 3)
+        let bg = [background.red, background.green, background.blue]
         sheet.fill(x: 0, y: 0, width: width, height: height, samples: bg)
         for (index, tile) in tiles.enumerated() {
             let x = padding + (index % cols) * (tileWidth + padding)
@@ -35,7 +35,7 @@ enum ContactSheet {
             let label = labels[index]
             let labelX = x + (tileWidth - BitmapFont.width(of: label, scale: labelScale)) / 2
             BitmapFont.draw(label, into: &sheet, x: labelX, y: y + tile.height + 6, scale: labelScale,
-                            samples: [ink.red, ink.green, ink.blue, 255])
+                            samples: [ink.red, ink.green, ink.blue])
         }
         return sheet.reducedForOutput()
     }

@@ -1,18 +1,73 @@
+import CMihirakiKernels
+
 /// High-quality separable resampling (Lanczos-3) in fixed point.
 ///
-/// The horizontal pass runs first into an 8-bit intermediate, then the
-/// vertical pass; a pass whose axis keeps its size is skipped. All arithmetic
-/// is integer, so the result depends only on the input and the sizes.
+/// The vertical pass runs first (shrinking the row count early), into an
+/// 8-bit intermediate, then the horizontal pass; a pass whose axis keeps its
+/// size is skipped. The horizontal pass is the vertical kernel applied to the
+/// transposed image, so one SIMD multiply-add kernel (`mh_resample_columns`)
+/// serves both axes and every channel layout. All arithmetic is integer, so
+/// the result depends only on the input and the sizes — `reference` is the
+/// plain scalar statement of it, and the two are tested bit for bit.
 public enum LanczosResampler {
     /// `source` resampled to exactly `width × height`, same channel layout.
     public static func resample(_ source: PixelBuffer, width: Int, height: Int) -> PixelBuffer {
         precondition(width > 0 && height > 0, "empty target")
         var image = source
-        if width != source.width {
-            image = horizontal(image, kernel: ResampleKernel(inputSize: source.width, outputSize: width))
-        }
         if height != source.height {
-            image = vertical(image, kernel: ResampleKernel(inputSize: source.height, outputSize: height))
+            image = resampleColumns(image, kernel: ResampleKernel(inputSize: source.height, outputSize: height))
+        }
+        if width != source.width {
+            let kernel = ResampleKernel(inputSize: source.width, outputSize: width)
+            image = transposed(resampleColumns(transposed(image), kernel: kernel))
+        }
+        return image
+    }
+
+    /// Every output row a weighted sum of input rows (any channel layout).
+    static func resampleColumns(_ source: PixelBuffer, kernel: ResampleKernel) -> PixelBuffer {
+        var output = PixelBuffer(width: source.width, height: kernel.outputSize, channels: source.channels)
+        let rowBytes = source.rowBytes
+        source.pixels.withUnsafeBufferPointer { src in
+            output.pixels.withUnsafeMutableBufferPointer { dst in
+                kernel.starts.withUnsafeBufferPointer { starts in
+                    kernel.counts.withUnsafeBufferPointer { counts in
+                        kernel.weights.withUnsafeBufferPointer { weights in
+                            mh_resample_columns(src.baseAddress, rowBytes, rowBytes, starts.baseAddress,
+                                                counts.baseAddress, weights.baseAddress, Int32(kernel.taps),
+                                                Int32(kernel.outputSize), dst.baseAddress, rowBytes)
+                        }
+                    }
+                }
+            }
+        }
+        return output
+    }
+
+    /// Pixel (x, y) becomes pixel (y, x).
+    static func transposed(_ source: PixelBuffer) -> PixelBuffer {
+        var output = PixelBuffer(width: source.height, height: source.width, channels: source.channels)
+        let outputRowBytes = output.rowBytes
+        source.pixels.withUnsafeBufferPointer { src in
+            output.pixels.withUnsafeMutableBufferPointer { dst in
+                mh_transpose(src.baseAddress, source.rowBytes, Int32(source.width), Int32(source.height),
+                             Int32(source.channels), dst.baseAddress, outputRowBytes)
+            }
+        }
+        return output
+    }
+
+    // MARK: Scalar reference
+
+    /// The same result as `resample`, computed the plain way: each output
+    /// sample a clamped, rounded fixed-point sum. The SIMD path must equal it.
+    public static func reference(_ source: PixelBuffer, width: Int, height: Int) -> PixelBuffer {
+        var image = source
+        if height != source.height {
+            image = referenceVertical(image, kernel: ResampleKernel(inputSize: source.height, outputSize: height))
+        }
+        if width != source.width {
+            image = referenceHorizontal(image, kernel: ResampleKernel(inputSize: source.width, outputSize: width))
         }
         return image
     }
@@ -25,58 +80,35 @@ public enum LanczosResampler {
 
     static let roundingBias: Int32 = 1 << Int32(ResampleKernel.precisionBits - 1)
 
-    /// Resamples rows: every output row is a weighted sum along x.
-    static func horizontal(_ source: PixelBuffer, kernel: ResampleKernel) -> PixelBuffer {
-        let c = source.channels, outW = kernel.outputSize, taps = kernel.taps
+    static func referenceHorizontal(_ source: PixelBuffer, kernel: ResampleKernel) -> PixelBuffer {
+        let c = source.channels, outW = kernel.outputSize
         var output = PixelBuffer(width: outW, height: source.height, channels: c)
-        source.pixels.withUnsafeBufferPointer { src in
-            kernel.weights.withUnsafeBufferPointer { weights in
-                output.pixels.withUnsafeMutableBufferPointer { dst in
-                    for y in 0..<source.height {
-                        let srcRow = y * source.width * c
-                        let dstRow = y * outW * c
-                        for o in 0..<outW {
-                            let start = Int(kernel.starts[o]), count = Int(kernel.counts[o])
-                            let wBase = o * taps
-                            for k in 0..<c {
-                                var acc = roundingBias
-                                var p = srcRow + start * c + k
-                                for t in 0..<count {
-                                    acc &+= weights[wBase + t] &* Int32(src[p])
-                                    p += c
-                                }
-                                dst[dstRow + o * c + k] = clampToByte(acc)
-                            }
-                        }
+        for y in 0..<source.height {
+            for o in 0..<outW {
+                let start = Int(kernel.starts[o]), count = Int(kernel.counts[o])
+                for k in 0..<c {
+                    var acc = roundingBias
+                    for t in 0..<count {
+                        acc &+= Int32(kernel.weights[o * kernel.taps + t]) &* Int32(source.pixels[(y * source.width + start + t) * c + k])
                     }
+                    output.pixels[(y * outW + o) * c + k] = clampToByte(acc)
                 }
             }
         }
         return output
     }
 
-    /// Resamples columns: every output row is a weighted sum of input rows.
-    static func vertical(_ source: PixelBuffer, kernel: ResampleKernel) -> PixelBuffer {
-        let rowBytes = source.rowBytes, outH = kernel.outputSize, taps = kernel.taps
-        var output = PixelBuffer(width: source.width, height: outH, channels: source.channels)
-        var accumulators = [Int32](repeating: 0, count: rowBytes)
-        source.pixels.withUnsafeBufferPointer { src in
-            kernel.weights.withUnsafeBufferPointer { weights in
-                output.pixels.withUnsafeMutableBufferPointer { dst in
-                    accumulators.withUnsafeMutableBufferPointer { acc in
-                        for o in 0..<outH {
-                            let start = Int(kernel.starts[o]), count = Int(kernel.counts[o])
-                            for i in 0..<rowBytes { acc[i] = roundingBias }
-                            for t in 0..<count {
-                                let w = weights[o * taps + t]
-                                let row = (start + t) * rowBytes
-                                for i in 0..<rowBytes { acc[i] &+= w &* Int32(src[row + i]) }
-                            }
-                            let dstRow = o * rowBytes
-                            for i in 0..<rowBytes { dst[dstRow + i] = clampToByte(acc[i]) }
-                        }
-                    }
+    static func referenceVertical(_ source: PixelBuffer, kernel: ResampleKernel) -> PixelBuffer {
+        let rowBytes = source.rowBytes
+        var output = PixelBuffer(width: source.width, height: kernel.outputSize, channels: source.channels)
+        for o in 0..<kernel.outputSize {
+            let start = Int(kernel.starts[o]), count = Int(kernel.counts[o])
+            for i in 0..<rowBytes {
+                var acc = roundingBias
+                for t in 0..<count {
+                    acc &+= Int32(kernel.weights[o * kernel.taps + t]) &* Int32(source.pixels[(start + t) * rowBytes + i])
                 }
+                output.pixels[o * rowBytes + i] = clampToByte(acc)
             }
         }
         return output

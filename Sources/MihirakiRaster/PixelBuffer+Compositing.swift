@@ -1,59 +1,42 @@
 extension PixelBuffer {
     /// This page made ready to draw on a canvas of `canvasChannels` (1: gray,
-    /// 4: premultiplied RGBA), with any transparency composited over
+    /// 3: RGB, 4: premultiplied RGBA), with any transparency composited over
     /// `background` (source-over).
     ///
     /// Compositing before resampling is exact: drawing over a flat colour is an
     /// affine map of premultiplied values, and resampling weights sum to one,
     /// so flatten-then-resample equals resample-then-flatten.
     ///
-    /// - Precondition: a gray canvas is only asked for when the page is gray
-    ///   and `background` is opaque gray.
+    /// - Precondition: gray and RGB canvases need an opaque `background`
+    ///   (gray for a gray canvas), and a gray canvas a gray page.
     public func prepared(forCanvasChannels canvasChannels: Int, over background: Color) -> PixelBuffer {
-        precondition(canvasChannels == 1 || canvasChannels == 4, "canvases are gray or RGBA")
-        let n = width * height
-        let c = channels
-        if canvasChannels == 1 {
-            precondition(c <= 2 && background.isGray && background.isOpaque, "page or background is not gray")
-            if c == 1 { return self }
-            let bg = Int(background.red)
-            var out = [UInt8](repeating: 0, count: n)
-            for i in 0..<n {
-                let v = Int(pixels[2 * i]), a = Int(pixels[2 * i + 1])
-                out[i] = UInt8((v * a + bg * (255 - a) + 127) / 255)
-            }
-            return PixelBuffer(width: width, height: height, channels: 1, pixels: out)
-        }
-        var out = [UInt8](repeating: 0, count: n * 4)
-        switch c {
-        case 1:
-            for i in 0..<n {
-                let v = pixels[i]
-                out[4 * i] = v; out[4 * i + 1] = v; out[4 * i + 2] = v; out[4 * i + 3] = 255
-            }
-        case 3:
-            for i in 0..<n {
-                out[4 * i] = pixels[3 * i]; out[4 * i + 1] = pixels[3 * i + 1]
-                out[4 * i + 2] = pixels[3 * i + 2]; out[4 * i + 3] = 255
-            }
-        default:
-            let b = Int(background.alpha)
-            let bgR = Int(background.red) * b, bgG = Int(background.green) * b, bgB = Int(background.blue) * b
-            for i in 0..<n {
-                let r: Int, g: Int, bl: Int, a: Int
-                if c == 2 {
-                    r = Int(pixels[2 * i]); g = r; bl = r; a = Int(pixels[2 * i + 1])
-                } else {
-                    r = Int(pixels[4 * i]); g = Int(pixels[4 * i + 1]); bl = Int(pixels[4 * i + 2]); a = Int(pixels[4 * i + 3])
+        precondition([1, 3, 4].contains(canvasChannels), "canvases are gray, RGB or RGBA")
+        precondition(canvasChannels == 4 || background.isOpaque, "an opaque canvas needs an opaque background")
+        precondition(canvasChannels != 1 || (channels <= 2 && background.isGray), "a gray canvas needs gray input")
+        if channels == canvasChannels && (channels == 1 || channels == 3) { return self }
+        let n = width * height, c = channels, out = canvasChannels
+        let bgAlpha = Int(background.alpha)
+        let bg = [Int(background.red) * bgAlpha, Int(background.green) * bgAlpha, Int(background.blue) * bgAlpha]
+        var result = [UInt8](repeating: 255, count: n * out)
+        pixels.withUnsafeBufferPointer { src in
+            result.withUnsafeMutableBufferPointer { dst in
+                for i in 0..<n {
+                    let s = i * c, d = i * out
+                    if c == 1 || c == 3 {
+                        // Opaque page: copy or widen gray to RGB; alpha stays 255.
+                        for k in 0..<min(out, 3) { dst[d + k] = src[s + (c == 1 ? 0 : k)] }
+                        continue
+                    }
+                    let a = Int(src[s + c - 1]), rest = 255 - a
+                    for k in 0..<min(out, 3) {
+                        let value = Int(src[s + (c == 2 ? 0 : k)])
+                        dst[d + k] = UInt8((value * a * 255 + bg[k] * rest + 32512) / 65025)
+                    }
+                    if out == 4 { dst[d + 3] = UInt8((a * 255 + bgAlpha * rest + 127) / 255) }
                 }
-                let rest = 255 - a
-                out[4 * i] = UInt8((r * a * 255 + bgR * rest + 32512) / 65025)
-                out[4 * i + 1] = UInt8((g * a * 255 + bgG * rest + 32512) / 65025)
-                out[4 * i + 2] = UInt8((bl * a * 255 + bgB * rest + 32512) / 65025)
-                out[4 * i + 3] = UInt8((a * 255 + b * rest + 127) / 255)
             }
         }
-        return PixelBuffer(width: width, height: height, channels: 4, pixels: out)
+        return PixelBuffer(width: width, height: height, channels: out, pixels: result)
     }
 
     /// Fills `rect` (clipped to the buffer) with one pixel value given as
@@ -98,22 +81,22 @@ extension PixelBuffer {
     /// gray when opaque and every pixel has R = G = B, RGB when opaque, and
     /// straight (un-premultiplied) RGBA otherwise.
     public func reducedForOutput() -> PixelBuffer {
-        guard channels == 4 else { return self }
-        let n = width * height
+        guard channels >= 3 else { return self }
+        let n = width * height, c = channels
         var opaque = true, gray = true
         pixels.withUnsafeBufferPointer { p in
             for i in 0..<n {
-                let r = p[4 * i], g = p[4 * i + 1], b = p[4 * i + 2], a = p[4 * i + 3]
-                if a != 255 { opaque = false }
+                let r = p[c * i], g = p[c * i + 1], b = p[c * i + 2]
+                if c == 4 && p[4 * i + 3] != 255 { opaque = false }
                 if r != g || g != b { gray = false }
                 if !opaque && !gray { break }
             }
         }
         if opaque && gray {
-            return PixelBuffer(width: width, height: height, channels: 1,
-                               pixels: (0..<n).map { pixels[4 * $0] })
+            return PixelBuffer(width: width, height: height, channels: 1, pixels: (0..<n).map { pixels[c * $0] })
         }
         if opaque {
+            if c == 3 { return self }
             var out = [UInt8](repeating: 0, count: n * 3)
             for i in 0..<n {
                 out[3 * i] = pixels[4 * i]; out[3 * i + 1] = pixels[4 * i + 1]; out[3 * i + 2] = pixels[4 * i + 2]
@@ -124,8 +107,8 @@ extension PixelBuffer {
         for i in 0..<n {
             let a = Int(out[4 * i + 3])
             for k in 0..<3 {
-                let c = Int(out[4 * i + k])
-                out[4 * i + k] = a == 0 ? 0 : UInt8(min(255, (c * 255 + a / 2) / a))
+                let value = Int(out[4 * i + k])
+                out[4 * i + k] = a == 0 ? 0 : UInt8(min(255, (value * 255 + a / 2) / a))
             }
         }
         return PixelBuffer(width: width, height: height, channels: 4, pixels: out)

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Output sample `o` reads `counts[o]` input samples from `starts[o]` and
 /// weighs them with `weights[o * taps ..< o * taps + counts[o]]`. Weights are
-/// integers scaled by `2^precisionBits` that sum to exactly `2^precisionBits`,
+/// 16-bit integers scaled by `2^precisionBits` that sum to exactly `2^precisionBits`,
 /// so a flat area stays flat and the results are the same on every CPU, for
 /// every SIMD width and thread count.
 public struct ResampleKernel: Hashable, Sendable {
@@ -19,7 +19,7 @@ public struct ResampleKernel: Hashable, Sendable {
     public let taps: Int
     public let starts: [Int32]
     public let counts: [Int32]
-    public let weights: [Int32]
+    public let weights: [Int16]
 
     /// The Lanczos-3 window, `sinc(x)·sinc(x/3)` for `|x| < 3`.
     @inlinable
@@ -77,6 +77,7 @@ public struct ResampleKernel: Hashable, Sendable {
         }
         self.starts = starts
         self.counts = counts
-        self.weights = weights
+        // Lanczos-3 weights lie within (-0.25, 1], so they always fit 16 bits.
+        self.weights = weights.map { Int16($0) }
     }
 }

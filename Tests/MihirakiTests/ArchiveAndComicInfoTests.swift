@@ -175,7 +175,7 @@ struct LibraryTests {
     @Test("The contact sheet shows every spread, four to a row, labelled")
     func contactSheet() throws {
         let tile = ContactSheet.tile(Fixtures.solid(width: 640, height: 480, [200]))
-        #expect(tile.width == 320 && tile.height == 240 && tile.channels == 4)
+        #expect(tile.width == 320 && tile.height == 240 && tile.channels == 3)
         let sheet = ContactSheet.make(tiles: Array(repeating: tile, count: 5), labels: ["[x|1]", "[2|3]", "[4W]", "[5|6]", "[7|x]"])
         #expect(sheet.width == 16 + 4 * (320 + 16))
         #expect(sheet.height == 16 + 2 * (240 + ContactSheet.labelHeight + 16))

@@ -1,0 +1,31 @@
+// Mihiraki's pixel kernels that need instructions Swift's SIMD types do not
+// reach (a 16×16→32-bit multiply-add). Integer arithmetic only, so the
+// results are bit-identical to the scalar reference in MihirakiRaster on
+// every CPU; the tests check that.
+#ifndef CMIHIRAKI_KERNELS_H
+#define CMIHIRAKI_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Resamples along columns: output row `o` is
+/// `clamp((2^13 + Σ_t weights[o·taps + t] · src[starts[o] + t][i]) >> 14, 0, 255)`
+/// for every byte `i` of a row (`row_bytes` bytes; channels do not matter).
+void mh_resample_columns(const uint8_t *src, size_t src_stride, size_t row_bytes,
+                         const int32_t *starts, const int32_t *counts, const int16_t *weights, int taps,
+                         int out_rows, uint8_t *dst, size_t dst_stride);
+
+/// Transposes a `width × height` image of `channels`-byte pixels: pixel
+/// (x, y) of `src` becomes pixel (y, x) of `dst` (`height × width`).
+void mh_transpose(const uint8_t *src, size_t src_stride, int width, int height, int channels,
+                  uint8_t *dst, size_t dst_stride);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,104 @@
+#include "CMihirakiKernels.h"
+
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#define MH_PRECISION 14
+
+static inline uint8_t clamp_byte(int32_t acc) {
+    int32_t v = acc >> MH_PRECISION;
+    return (uint8_t)(v < 0 ? 0 : (v > 255 ? 255 : v));
+}
+
+void mh_resample_columns(const uint8_t *src, size_t src_stride, size_t row_bytes,
+                         const int32_t *starts, const int32_t *counts, const int16_t *weights, int taps,
+                         int out_rows, uint8_t *dst, size_t dst_stride) {
+    const int32_t bias = 1 << (MH_PRECISION - 1);
+    for (int o = 0; o < out_rows; o++) {
+        const uint8_t *first = src + (size_t)starts[o] * src_stride;
+        const int16_t *w = weights + (size_t)o * (size_t)taps;
+        const int count = counts[o];
+        uint8_t *out = dst + (size_t)o * dst_stride;
+        size_t i = 0;
+#if defined(__SSE2__)
+        // 16 bytes at a time; two source rows per multiply-add (pmaddwd):
+        // bytes of rows t and t+1 interleaved as 16-bit pairs, times (w_t, w_t+1).
+        const __m128i zero = _mm_setzero_si128();
+        for (; i + 16 <= row_bytes; i += 16) {
+            __m128i acc0 = _mm_set1_epi32(bias), acc1 = acc0, acc2 = acc0, acc3 = acc0;
+            int t = 0;
+            for (; t + 1 < count; t += 2) {
+                __m128i r0 = _mm_loadu_si128((const __m128i *)(first + (size_t)t * src_stride + i));
+                __m128i r1 = _mm_loadu_si128((const __m128i *)(first + (size_t)(t + 1) * src_stride + i));
+                __m128i pair = _mm_set1_epi32((int32_t)(((uint32_t)(uint16_t)w[t + 1] << 16) | (uint16_t)w[t]));
+                __m128i lo0 = _mm_unpacklo_epi8(r0, zero), lo1 = _mm_unpacklo_epi8(r1, zero);
+                __m128i hi0 = _mm_unpackhi_epi8(r0, zero), hi1 = _mm_unpackhi_epi8(r1, zero);
+                acc0 = _mm_add_epi32(acc0, _mm_madd_epi16(_mm_unpacklo_epi16(lo0, lo1), pair));
+                acc1 = _mm_add_epi32(acc1, _mm_madd_epi16(_mm_unpackhi_epi16(lo0, lo1), pair));
+                acc2 = _mm_add_epi32(acc2, _mm_madd_epi16(_mm_unpacklo_epi16(hi0, hi1), pair));
+                acc3 = _mm_add_epi32(acc3, _mm_madd_epi16(_mm_unpackhi_epi16(hi0, hi1), pair));
+            }
+            if (t < count) {
+                __m128i r0 = _mm_loadu_si128((const __m128i *)(first + (size_t)t * src_stride + i));
+                __m128i single = _mm_set1_epi32((int32_t)(uint16_t)w[t]);
+                __m128i lo0 = _mm_unpacklo_epi8(r0, zero), hi0 = _mm_unpackhi_epi8(r0, zero);
+                acc0 = _mm_add_epi32(acc0, _mm_madd_epi16(_mm_unpacklo_epi16(lo0, zero), single));
+                acc1 = _mm_add_epi32(acc1, _mm_madd_epi16(_mm_unpackhi_epi16(lo0, zero), single));
+                acc2 = _mm_add_epi32(acc2, _mm_madd_epi16(_mm_unpacklo_epi16(hi0, zero), single));
+                acc3 = _mm_add_epi32(acc3, _mm_madd_epi16(_mm_unpackhi_epi16(hi0, zero), single));
+            }
+            acc0 = _mm_srai_epi32(acc0, MH_PRECISION);
+            acc1 = _mm_srai_epi32(acc1, MH_PRECISION);
+            acc2 = _mm_srai_epi32(acc2, MH_PRECISION);
+            acc3 = _mm_srai_epi32(acc3, MH_PRECISION);
+            // Saturating packs clamp to 0…255 exactly as clamp_byte does.
+            __m128i packed = _mm_packus_epi16(_mm_packs_epi32(acc0, acc1), _mm_packs_epi32(acc2, acc3));
+            _mm_storeu_si128((__m128i *)(out + i), packed);
+        }
+#endif
+        for (; i < row_bytes; i++) {
+            int32_t acc = bias;
+            for (int t = 0; t < count; t++) acc += (int32_t)w[t] * (int32_t)first[(size_t)t * src_stride + i];
+            out[i] = clamp_byte(acc);
+        }
+    }
+}
+
+#define MH_BLOCK 32
+
+void mh_transpose(const uint8_t *src, size_t src_stride, int width, int height, int channels,
+                  uint8_t *dst, size_t dst_stride) {
+    // Blocks keep both the rows read and the rows written in cache.
+    for (int by = 0; by < height; by += MH_BLOCK) {
+        int ey = by + MH_BLOCK < height ? by + MH_BLOCK : height;
+        for (int bx = 0; bx < width; bx += MH_BLOCK) {
+            int ex = bx + MH_BLOCK < width ? bx + MH_BLOCK : width;
+            switch (channels) {
+            case 1:
+                for (int x = bx; x < ex; x++) {
+                    uint8_t *d = dst + (size_t)x * dst_stride;
+                    for (int y = by; y < ey; y++) d[y] = src[(size_t)y * src_stride + x];
+                }
+                break;
+            case 4:
+                for (int x = bx; x < ex; x++) {
+                    uint32_t *d = (uint32_t *)(void *)(dst + (size_t)x * dst_stride);
+                    for (int y = by; y < ey; y++) memcpy(&d[y], src + (size_t)y * src_stride + (size_t)x * 4, 4);
+                }
+                break;
+            default:
+                for (int x = bx; x < ex; x++) {
+                    uint8_t *d = dst + (size_t)x * dst_stride;
+                    for (int y = by; y < ey; y++) {
+                        memcpy(d + (size_t)y * (size_t)channels, src + (size_t)y * src_stride + (size_t)x * (size_t)channels,
+                               (size_t)channels);
+                    }
+                }
+                break;
+            }
+        }
+    }
+}
