@@ -36,8 +36,9 @@ extension BookPlan {
         func samples(_ color: Color) -> [UInt8] {
             Array([color.red, color.green, color.blue, color.alpha].prefix(channels == 1 ? 1 : channels))
         }
+        let backgroundSamples = samples(background.premultiplied)
         var canvas = PixelBuffer(width: self.canvas.width, height: self.canvas.height, channels: channels)
-        canvas.fill(x: 0, y: 0, width: canvas.width, height: canvas.height, samples: samples(background.premultiplied))
+        canvas.fill(x: 0, y: 0, width: canvas.width, height: canvas.height, samples: backgroundSamples)
         for slot in entry.slots {
             let rect = slot.rect
             guard rect.width > 0, rect.height > 0 else { continue }

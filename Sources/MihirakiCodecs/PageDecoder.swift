@@ -81,11 +81,11 @@ public enum PageDecoder {
                                     isGray: channels <= 2)
             return try body(header) {
                 try checkPixelLimit(width: width, height: height, maxPixels: maxPixels)
-                var image = PixelBuffer(width: width, height: height, channels: channels)
-                let status = image.pixels.withUnsafeMutableBytes { out in
-                    mh_png_read(reader, out.baseAddress, width * channels, &error)
+                let image = try PixelBuffer(width: width, height: height, channels: channels) { out in
+                    guard mh_png_read(reader, out.baseAddress, width * channels, &error) == MH_OK else {
+                        throw CodecError(error)
+                    }
                 }
-                guard status == MH_OK else { throw CodecError(error) }
                 return image
             }
         }
@@ -109,11 +109,11 @@ public enum PageDecoder {
                                     orientation: orientation, isGray: channels == 1)
             return try body(header) {
                 try checkPixelLimit(width: width, height: height, maxPixels: maxPixels)
-                var image = PixelBuffer(width: width, height: height, channels: channels)
-                let status = image.pixels.withUnsafeMutableBytes { out in
-                    mh_jpeg_read(reader, out.baseAddress, width * channels, &error)
+                let image = try PixelBuffer(width: width, height: height, channels: channels) { out in
+                    guard mh_jpeg_read(reader, out.baseAddress, width * channels, &error) == MH_OK else {
+                        throw CodecError(error)
+                    }
                 }
-                guard status == MH_OK else { throw CodecError(error) }
                 if Int(info.color_model) == Int(MH_JPEG_CMYK) {
                     return cmykToRGB(image, adobeInverted: info.adobe_marker != 0)
                 }

@@ -26,10 +26,9 @@ public enum LanczosResampler {
 
     /// Every output row a weighted sum of input rows (any channel layout).
     static func resampleColumns(_ source: PixelBuffer, kernel: ResampleKernel) -> PixelBuffer {
-        var output = PixelBuffer(width: source.width, height: kernel.outputSize, channels: source.channels)
         let rowBytes = source.rowBytes
-        source.pixels.withUnsafeBufferPointer { src in
-            output.pixels.withUnsafeMutableBufferPointer { dst in
+        return PixelBuffer(width: source.width, height: kernel.outputSize, channels: source.channels) { dst in
+            source.pixels.withUnsafeBufferPointer { src in
                 kernel.starts.withUnsafeBufferPointer { starts in
                     kernel.counts.withUnsafeBufferPointer { counts in
                         kernel.weights.withUnsafeBufferPointer { weights in
@@ -41,20 +40,16 @@ public enum LanczosResampler {
                 }
             }
         }
-        return output
     }
 
     /// Pixel (x, y) becomes pixel (y, x).
     static func transposed(_ source: PixelBuffer) -> PixelBuffer {
-        var output = PixelBuffer(width: source.height, height: source.width, channels: source.channels)
-        let outputRowBytes = output.rowBytes
-        source.pixels.withUnsafeBufferPointer { src in
-            output.pixels.withUnsafeMutableBufferPointer { dst in
+        PixelBuffer(width: source.height, height: source.width, channels: source.channels) { dst in
+            source.pixels.withUnsafeBufferPointer { src in
                 mh_transpose(src.baseAddress, source.rowBytes, Int32(source.width), Int32(source.height),
-                             Int32(source.channels), dst.baseAddress, outputRowBytes)
+                             Int32(source.channels), dst.baseAddress, source.height * source.channels)
             }
         }
-        return output
     }
 
     // MARK: Scalar reference

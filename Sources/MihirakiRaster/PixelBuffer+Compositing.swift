@@ -45,14 +45,24 @@ extension PixelBuffer {
         precondition(samples.count == channels, "sample count does not match the buffer")
         let x0 = max(x, 0), y0 = max(y, 0), x1 = min(x + w, width), y1 = min(y + h, height)
         guard x0 < x1, y0 < y1 else { return }
-        let c = channels, stride = rowBytes
+        let c = channels, stride = rowBytes, span = (x1 - x0) * c
         pixels.withUnsafeMutableBufferPointer { dst in
-            for row in y0..<y1 {
-                var i = row * stride + x0 * c
-                for _ in x0..<x1 {
-                    for k in 0..<c { dst[i + k] = samples[k] }
-                    i += c
+            let base = dst.baseAddress!
+            // One row by doubling the pattern, the other rows copied from it.
+            let first = base + y0 * stride + x0 * c
+            if c == 1 || samples.allSatisfy({ $0 == samples[0] }) {
+                first.update(repeating: samples[0], count: span)
+            } else {
+                for k in 0..<c { first[k] = samples[k] }
+                var filled = c
+                while filled < span {
+                    let n = min(filled, span - filled)
+                    (first + filled).update(from: first, count: n)
+                    filled += n
                 }
+            }
+            for row in (y0 + 1)..<max(y0 + 1, y1) {
+                (base + row * stride + x0 * c).update(from: first, count: span)
             }
         }
     }

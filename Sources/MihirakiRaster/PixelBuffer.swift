@@ -1,3 +1,5 @@
+import CMihirakiKernels
+
 /// An 8-bit image with interleaved samples and tightly packed rows.
 ///
 /// `channels` is 1 (gray), 2 (gray + alpha), 3 (RGB) or 4 (RGBA). Inside a
@@ -16,6 +18,22 @@ public struct PixelBuffer: Hashable, Sendable {
         self.height = height
         self.channels = channels
         self.pixels = [UInt8](repeating: 0, count: width * height * channels)
+    }
+
+    /// A buffer whose every sample `body` writes: no zero-filling first, which
+    /// on page-sized buffers costs as much as a resampling pass.
+    /// - Precondition: `body` initialises all `width × height × channels` bytes.
+    public init(width: Int, height: Int, channels: Int,
+                writingEverySample body: (UnsafeMutableBufferPointer<UInt8>) throws -> Void) rethrows {
+        precondition(width >= 0 && height >= 0 && (1...4).contains(channels), "invalid buffer shape")
+        self.width = width
+        self.height = height
+        self.channels = channels
+        let count = width * height * channels
+        self.pixels = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            try body(buffer)
+            initialized = count
+        }
     }
 
     /// Wraps existing samples; `pixels.count` must be `width * height * channels`.
@@ -48,4 +66,12 @@ public struct PixelBuffer: Hashable, Sendable {
         default: return Color(red: pixels[i], green: pixels[i + 1], blue: pixels[i + 2], alpha: pixels[i + 3])
         }
     }
+}
+
+extension PixelBuffer {
+    /// For batch processes: keep freed page-sized buffers for reuse instead
+    /// of returning them to the system after every spread. By default glibc
+    /// maps each one fresh and unmaps it on free, so every spread pays page
+    /// faults and zeroing for tens of megabytes.
+    public static func keepLargeBuffersForReuse() { mh_keep_large_buffers() }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Mihiraki
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,6 +14,9 @@ struct MihirakiCommand: ParsableCommand {
 
 // A full disk or a file-size limit must be an error line, not a signal.
 signal(SIGXFSZ, SIG_IGN)
+
+// Page-sized buffers come and go for every spread; reuse them.
+PixelBuffer.keepLargeBuffersForReuse()
 
 // SPEC §5: 0 success, 1 a book failed, 2 usage or fatal error.
 do {

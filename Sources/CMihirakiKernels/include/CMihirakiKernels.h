@@ -24,6 +24,11 @@ void mh_resample_columns(const uint8_t *src, size_t src_stride, size_t row_bytes
 void mh_transpose(const uint8_t *src, size_t src_stride, int width, int height, int channels,
                   uint8_t *dst, size_t dst_stride);
 
+/// Asks glibc to keep freed page-sized buffers (up to 32 MiB each) in the
+/// heap instead of unmapping them, so the next spread reuses the memory
+/// without fresh page faults. A no-op with other C libraries.
+void mh_keep_large_buffers(void);
+
 #ifdef __cplusplus
 }
 #endif
