@@ -11,14 +11,17 @@ import CMihirakiKernels
 /// plain scalar statement of it, and the two are tested bit for bit.
 public enum LanczosResampler {
     /// `source` resampled to exactly `width × height`, same channel layout.
-    public static func resample(_ source: PixelBuffer, width: Int, height: Int) -> PixelBuffer {
+    /// `source` is consumed so that a caller's last reference to a page lets
+    /// the page's memory go as soon as the first pass is done with it.
+    public static func resample(_ source: consuming PixelBuffer, width: Int, height: Int) -> PixelBuffer {
         precondition(width > 0 && height > 0, "empty target")
+        let (sourceWidth, sourceHeight) = (source.width, source.height)
         var image = source
-        if height != source.height {
-            image = resampleColumns(image, kernel: ResampleKernel(inputSize: source.height, outputSize: height))
+        if height != sourceHeight {
+            image = resampleColumns(image, kernel: ResampleKernel(inputSize: sourceHeight, outputSize: height))
         }
-        if width != source.width {
-            let kernel = ResampleKernel(inputSize: source.width, outputSize: width)
+        if width != sourceWidth {
+            let kernel = ResampleKernel(inputSize: sourceWidth, outputSize: width)
             image = transposed(resampleColumns(transposed(image), kernel: kernel))
         }
         return image

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Runs the spread benchmark: Mihiraki against libvips, Pillow and ImageMagick.
+
+Called by scripts/bench. Every tool renders the same spreads (Mihiraki's plan
+at 2048x1536, 771x1200 slots) with two workers; runs alternate between tools.
+Prints, per book: median wall time, ratio to libvips, peak RSS, output bytes
+and PSNR against Pillow LANCZOS (no draft, no reducing_gap) at the same
+rectangles. Then Mihiraki's per-stage profile, its growth from 40 to 400 pages,
+and the comparison benchmark (mihiraki compare vs ImageMagick and pixelmatch).
+"""
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+WORK = os.environ.get("BENCH_DIR", os.path.join(ROOT, "bench-out"))
+MIHIRAKI = sys.argv[1]
+RUNS = int(os.environ.get("BENCH_RUNS", "3"))
+PEERS = os.path.join(HERE, "peers.py")
+
+
+def measure(args, env=None):
+    """Wall seconds and peak RSS (MiB, largest single process) of a command."""
+    start = time.perf_counter()
+    result = subprocess.run(["/usr/bin/time", "-f", "%M"] + args, capture_output=True, text=True,
+                            env=dict(os.environ, **(env or {})))
+    wall = time.perf_counter() - start
+    if result.returncode != 0:
+        sys.exit(f"benchmark command failed: {' '.join(args)}\n{result.stderr}")
+    rss_kb = int(result.stderr.strip().splitlines()[-1])
+    return wall, rss_kb / 1024
+
+
+def tool_command(tool, book, manifest, out):
+    if tool == "mihiraki":
+        return [MIHIRAKI, "render", book, "-o", out, "--jobs", "2", "--quiet"]
+    return [sys.executable, PEERS, tool, manifest, book, os.path.join(out, os.path.basename(book))]
+
+
+def output_bytes(folder):
+    return sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder) if f.endswith(".png"))
+
+
+def psnr(manifest, book, folder):
+    out = subprocess.run([sys.executable, PEERS, "psnr", manifest, book, folder], capture_output=True, text=True,
+                         check=True)
+    return out.stdout.strip()
+
+
+def bench_book(name, tools):
+    book = os.path.join(WORK, "corpus", name)
+    manifest = os.path.join(WORK, f"{name}.json")
+    with open(manifest, "w") as f:
+        subprocess.run([MIHIRAKI, "plan", book, "--json"], stdout=f, check=True)
+    times = {t: [] for t in tools}
+    rss = {t: 0.0 for t in tools}
+    for _ in range(RUNS):
+        for tool in tools:
+            out = os.path.join(WORK, "out", tool)
+            shutil.rmtree(os.path.join(out, name), ignore_errors=True)
+            os.makedirs(out, exist_ok=True)
+            wall, peak = measure(tool_command(tool, book, manifest, out))
+            times[tool].append(wall)
+            rss[tool] = max(rss[tool], peak)
+    base = statistics.median(times["vips"])
+    vips_bytes = output_bytes(os.path.join(WORK, "out", "vips", name))
+    pages = len([f for f in os.listdir(book) if f.endswith(".jpg")])
+    spreads = open(manifest).read().count('"file"')
+    print(f"\n{name}: {pages} pages, {spreads} spreads, median of {RUNS} alternating runs, 2 workers each")
+    print(f"| tool | time (s) | vs libvips | peak RSS (MiB) | output (MB) | bytes vs libvips | PSNR (dB) |")
+    print(f"|---|---|---|---|---|---|---|")
+    for tool in tools:
+        folder = os.path.join(WORK, "out", tool, name)
+        t = statistics.median(times[tool])
+        size = output_bytes(folder)
+        print(f"| {tool} | {t:.2f} | {base / t:.2f}x faster | {rss[tool]:.0f} | {size / 1e6:.1f} | "
+              f"{size / vips_bytes:.3f} | {psnr(manifest, book, folder)} |")
+
+
+def profile(name):
+    book = os.path.join(WORK, "corpus", name)
+    out = os.path.join(WORK, "out", "profile")
+    shutil.rmtree(out, ignore_errors=True)
+    result = subprocess.run([MIHIRAKI, "render", book, "-o", out, "--jobs", "1"], capture_output=True, text=True,
+                            env=dict(os.environ, MIHIRAKI_PROFILE="1"), check=True)
+    line = next(l for l in result.stderr.splitlines() if l.startswith("profile:"))
+    print(f"- {name} (one worker): {line[len('profile: '):]}")
+
+
+def scaling():
+    source = os.path.join(WORK, "corpus", "manga")
+    big = os.path.join(WORK, "corpus", "manga400")
+    if not os.path.isdir(big):
+        os.makedirs(big)
+        pages = sorted(f for f in os.listdir(source) if f.endswith(".jpg"))
+        for i in range(400):
+            os.symlink(os.path.join(source, pages[i % len(pages)]), os.path.join(big, f"p{i + 1:04d}.jpg"))
+    rows = []
+    for name in ("manga", "manga400"):
+        out = os.path.join(WORK, "out", "scaling")
+        shutil.rmtree(out, ignore_errors=True)
+        wall, peak = measure([MIHIRAKI, "render", os.path.join(WORK, "corpus", name), "-o", out, "--jobs", "2",
+                              "--quiet"])
+        rows.append((name, wall, peak))
+    print("\n| book | pages | time (s) | ms per page | peak RSS (MiB) |")
+    print("|---|---|---|---|---|")
+    for (name, wall, peak), pages in zip(rows, (40, 400)):
+        print(f"| {name} | {pages} | {wall:.2f} | {wall / pages * 1000:.1f} | {peak:.0f} |")
+    print(f"time x{rows[1][1] / rows[0][1]:.1f} for 10x pages; peak RSS x{rows[1][2] / rows[0][2]:.2f}")
+
+
+def compare_bench():
+    """mihiraki compare vs ImageMagick compare -metric AE vs pixelmatch, 2048x1536 spreads."""
+    from PIL import Image, ImageDraw
+    spreads = os.path.join(WORK, "out", "mihiraki", "comic")
+    expected = os.path.join(spreads, "spread-002.png")
+    pairs = os.path.join(WORK, "compare")
+    os.makedirs(pairs, exist_ok=True)
+    near = os.path.join(pairs, "near.png")
+    img = Image.open(expected).convert("RGB")
+    draw = ImageDraw.Draw(img)
+    for k in range(12):
+        draw.point((100 + 137 * k, 200 + 91 * k), fill=(255, 0, 0))
+    img.save(near)
+    cases = [("identical", expected), ("12 pixels changed", near)]
+    print("\n| pair (2048x1536 RGB) | mihiraki compare | ImageMagick compare -metric AE | pixelmatch (pip) |")
+    print("|---|---|---|---|")
+    for label, actual in cases:
+        m = statistics.median([timed([MIHIRAKI, "compare", expected, actual]) for _ in range(3)])
+        im = statistics.median([timed(["/usr/bin/compare", "-metric", "AE", expected, actual, "null:"])
+                                for _ in range(3)])
+        pm = timed([sys.executable, "-c",
+                    "import sys; from PIL import Image; from pixelmatch.contrib.PIL import pixelmatch;"
+                    "a=Image.open(sys.argv[1]).convert('RGBA'); b=Image.open(sys.argv[2]).convert('RGBA');"
+                    "print(pixelmatch(a, b))", expected, actual])
+        print(f"| {label} | {m * 1000:.0f} ms | {im * 1000:.0f} ms ({im / m:.0f}x slower) | "
+              f"{pm * 1000:.0f} ms ({pm / m:.0f}x slower) |")
+
+
+def timed(args):
+    start = time.perf_counter()
+    subprocess.run(args, capture_output=True)
+    return time.perf_counter() - start
+
+
+def main():
+    tools = ["mihiraki", "vips", "pillow", "magick"]
+    if os.environ.get("BENCH_TOOLS"):
+        tools = os.environ["BENCH_TOOLS"].split(",")
+    print(f"machine: {os.cpu_count()} CPUs, {open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}")
+    for name in ("manga", "comic"):
+        bench_book(name, tools)
+    print("\nMihiraki per-stage profile, ms per spread:")
+    for name in ("manga", "comic"):
+        profile(name)
+    scaling()
+    compare_bench()
+
+
+if __name__ == "__main__":
+    main()
