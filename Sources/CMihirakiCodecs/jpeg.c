@@ -175,28 +175,27 @@ mh_jpeg_reader *mh_jpeg_open(const void *data, size_t size, int scale_denom,
     return reader;
 }
 
-int mh_jpeg_read(mh_jpeg_reader *reader, void *pixels, size_t stride, mh_error *error) {
+int mh_jpeg_read_row(mh_jpeg_reader *reader, void *row, mh_error *error) {
     set_error(error, MH_OK, "");
-    if (reader == NULL || pixels == NULL || reader->started) {
-        set_error(error, MH_ERR_USAGE, "invalid reader or buffer");
-        return MH_ERR_USAGE;
-    }
-    struct jpeg_decompress_struct *cinfo = &reader->cinfo;
-    if (stride < (size_t)cinfo->output_width * (size_t)cinfo->output_components) {
-        set_error(error, MH_ERR_USAGE, "output stride too small");
+    if (reader == NULL || row == NULL || (reader->started && reader->cinfo.output_scanline >= reader->cinfo.output_height)) {
+        set_error(error, MH_ERR_USAGE, "no more rows");
         return MH_ERR_USAGE;
     }
     if (setjmp(reader->errors.jump)) {
         set_error(error, classify(&reader->errors), reader->errors.message);
         return error ? error->code : MH_ERR_CORRUPT;
     }
-    reader->started = 1;
-    jpeg_start_decompress(cinfo);
-    while (cinfo->output_scanline < cinfo->output_height) {
-        JSAMPROW row = (JSAMPROW)((uint8_t *)pixels + (size_t)cinfo->output_scanline * stride);
-        jpeg_read_scanlines(cinfo, &row, 1);
+    if (!reader->started) {
+        reader->started = 1;
+        jpeg_start_decompress(&reader->cinfo);
     }
-    jpeg_finish_decompress(cinfo);
+    JSAMPROW rows[1] = {(JSAMPROW)row};
+    if (jpeg_read_scanlines(&reader->cinfo, rows, 1) != 1) {
+        // Cannot happen with an in-memory source, which never suspends.
+        set_error(error, MH_ERR_CORRUPT, "decoder returned no row");
+        return MH_ERR_CORRUPT;
+    }
+    if (reader->cinfo.output_scanline == reader->cinfo.output_height) jpeg_finish_decompress(&reader->cinfo);
     return MH_OK;
 }
 

@@ -55,6 +55,7 @@ struct mh_png_reader {
     png_failure failure;
     uint32_t height;
     size_t rowbytes;
+    uint32_t rows_read;
 };
 
 static void read_from_memory(png_structp png, png_bytep out, size_t length) {
@@ -165,6 +166,23 @@ int mh_png_read(mh_png_reader *reader, void *pixels, size_t stride, mh_error *er
     png_read_image(reader->png, rows);
     png_read_end(reader->png, NULL);
     free(rows);
+    return MH_OK;
+}
+
+int mh_png_read_row(mh_png_reader *reader, void *row, mh_error *error) {
+    set_error(error, MH_OK, "");
+    if (reader == NULL || row == NULL || reader->rows_read >= reader->height ||
+        png_get_interlace_type(reader->png, reader->info) != PNG_INTERLACE_NONE) {
+        set_error(error, MH_ERR_USAGE, "no more rows, or an interlaced image");
+        return MH_ERR_USAGE;
+    }
+    if (setjmp(png_jmpbuf(reader->png))) {
+        set_error(error, message_code(reader->failure.message), reader->failure.message);
+        return error ? error->code : MH_ERR_CORRUPT;
+    }
+    png_read_row(reader->png, (png_bytep)row, NULL);
+    reader->rows_read++;
+    if (reader->rows_read == reader->height) png_read_end(reader->png, NULL);
     return MH_OK;
 }
 

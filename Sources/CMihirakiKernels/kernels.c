@@ -67,42 +67,6 @@ void mh_resample_columns(const uint8_t *src, size_t src_stride, size_t row_bytes
     }
 }
 
-#define MH_BLOCK 32
-
-void mh_transpose(const uint8_t *src, size_t src_stride, int width, int height, int channels,
-                  uint8_t *dst, size_t dst_stride) {
-    // Blocks keep both the rows read and the rows written in cache.
-    for (int by = 0; by < height; by += MH_BLOCK) {
-        int ey = by + MH_BLOCK < height ? by + MH_BLOCK : height;
-        for (int bx = 0; bx < width; bx += MH_BLOCK) {
-            int ex = bx + MH_BLOCK < width ? bx + MH_BLOCK : width;
-            switch (channels) {
-            case 1:
-                for (int x = bx; x < ex; x++) {
-                    uint8_t *d = dst + (size_t)x * dst_stride;
-                    for (int y = by; y < ey; y++) d[y] = src[(size_t)y * src_stride + x];
-                }
-                break;
-            case 4:
-                for (int x = bx; x < ex; x++) {
-                    uint32_t *d = (uint32_t *)(void *)(dst + (size_t)x * dst_stride);
-                    for (int y = by; y < ey; y++) memcpy(&d[y], src + (size_t)y * src_stride + (size_t)x * 4, 4);
-                }
-                break;
-            default:
-                for (int x = bx; x < ex; x++) {
-                    uint8_t *d = dst + (size_t)x * dst_stride;
-                    for (int y = by; y < ey; y++) {
-                        memcpy(d + (size_t)y * (size_t)channels, src + (size_t)y * src_stride + (size_t)x * (size_t)channels,
-                               (size_t)channels);
-                    }
-                }
-                break;
-            }
-        }
-    }
-}
-
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -112,4 +76,60 @@ void mh_keep_large_buffers(void) {
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
+}
+
+void mh_resample_row(const uint8_t *in, int channels, const int32_t *starts, const int32_t *counts,
+                     const int16_t *weights, int weight_stride, int out_width, uint8_t *out) {
+    const int32_t bias = 1 << (MH_PRECISION - 1);
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    if (channels == 1) {
+        for (int o = 0; o < out_width; o++) {
+            const uint8_t *p = in + starts[o];
+            const int16_t *w = weights + (size_t)o * (size_t)weight_stride;
+            const int n = counts[o];
+            __m128i acc = zero;
+            // Eight taps per multiply-add; weights past `n` are zero, so the
+            // bytes read past the last tap (callers pad rows) add nothing.
+            for (int t = 0; t < n; t += 8) {
+                __m128i px = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(p + t)), zero);
+                acc = _mm_add_epi32(acc, _mm_madd_epi16(px, _mm_loadu_si128((const __m128i *)(w + t))));
+            }
+            acc = _mm_add_epi32(acc, _mm_shuffle_epi32(acc, 0x4E));
+            acc = _mm_add_epi32(acc, _mm_shuffle_epi32(acc, 0xB1));
+            out[o] = clamp_byte(_mm_cvtsi128_si32(acc) + bias);
+        }
+        return;
+    }
+    if (channels == 3 || channels == 4) {
+        for (int o = 0; o < out_width; o++) {
+            const uint8_t *p = in + (size_t)starts[o] * (size_t)channels;
+            const int16_t *w = weights + (size_t)o * (size_t)weight_stride;
+            const int n = counts[o];
+            __m128i acc = _mm_set1_epi32(bias);
+            // Two pixels per multiply-add: (c0 of t, c0 of t+1, c1 of t, …) times (w_t, w_t+1).
+            for (int t = 0; t < n; t += 2) {
+                int32_t a, b;
+                memcpy(&a, p + (size_t)t * (size_t)channels, 4);
+                memcpy(&b, p + (size_t)(t + 1) * (size_t)channels, 4);
+                __m128i px = _mm_unpacklo_epi8(_mm_unpacklo_epi8(_mm_cvtsi32_si128(a), _mm_cvtsi32_si128(b)), zero);
+                __m128i pair = _mm_set1_epi32((int32_t)(((uint32_t)(uint16_t)w[t + 1] << 16) | (uint16_t)w[t]));
+                acc = _mm_add_epi32(acc, _mm_madd_epi16(px, pair));
+            }
+            acc = _mm_srai_epi32(acc, MH_PRECISION);
+            int32_t packed = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(acc, zero), zero));
+            memcpy(out + (size_t)o * (size_t)channels, &packed, (size_t)channels);
+        }
+        return;
+    }
+#endif
+    for (int o = 0; o < out_width; o++) {
+        const uint8_t *p = in + (size_t)starts[o] * (size_t)channels;
+        const int16_t *w = weights + (size_t)o * (size_t)weight_stride;
+        for (int k = 0; k < channels; k++) {
+            int32_t acc = bias;
+            for (int t = 0; t < counts[o]; t++) acc += (int32_t)w[t] * (int32_t)p[(size_t)t * (size_t)channels + (size_t)k];
+            out[(size_t)o * (size_t)channels + (size_t)k] = clamp_byte(acc);
+        }
+    }
 }

@@ -9,21 +9,7 @@ extension BookPlan {
     /// - Throws: `MihirakiError` naming a page that cannot be read or decoded.
     public func renderSpread(at index: Int) throws -> PixelBuffer {
         StageProfile.countSpread()
-        return try compose(entries[index]) { page in
-            let file = self.pages[page - 1]
-            let bytes = try StageProfile.measure(.read) { try book.read(file) }
-            do {
-                return try StageProfile.measure(.decode) { try PageDecoder.decode(bytes, maxPixels: options.maxPixels) }
-            } catch let error as CodecError {
-                throw MihirakiError(.badPage, path: book.displayPath(file), error.message)
-            }
-        }
-    }
-
-    /// Draws the pages of `entry` into a new canvas. Pages are decoded one at
-    /// a time, each released once drawn, so a worker holds at most one
-    /// decoded page.
-    func compose(_ entry: Entry, decode: (Int) throws -> PixelBuffer) throws -> PixelBuffer {
+        let entry = entries[index]
         let background = options.background, blank = options.blank
         let hasBlank = entry.slots.contains { $0.leaf == .blank }
         // A gray canvas is exact only when everything drawn on it is gray and
@@ -33,11 +19,10 @@ extension BookPlan {
             && entry.spread.pages.allSatisfy { headers[$0 - 1].isGray }
         let channels = grayCanvas ? 1 : (background.isOpaque ? 3 : 4)
         func samples(_ color: Color) -> [UInt8] {
-            Array([color.red, color.green, color.blue, color.alpha].prefix(channels == 1 ? 1 : channels))
+            Array([color.red, color.green, color.blue, color.alpha].prefix(channels))
         }
-        let backgroundSamples = samples(background.premultiplied)
-        var canvas = PixelBuffer(width: self.canvas.width, height: self.canvas.height, channels: channels)
-        canvas.fill(x: 0, y: 0, width: canvas.width, height: canvas.height, samples: backgroundSamples)
+        var canvas = PixelBuffer(width: canvas.width, height: canvas.height, channels: channels)
+        canvas.fill(x: 0, y: 0, width: canvas.width, height: canvas.height, samples: samples(background.premultiplied))
         for slot in entry.slots {
             let rect = slot.rect
             switch slot.leaf {
@@ -45,16 +30,51 @@ extension BookPlan {
                 canvas.fill(x: rect.x, y: rect.y, width: rect.width, height: rect.height,
                             samples: samples(blank.premultipliedOver(background)))
             case .page(let number):
-                // Decoded even when its rectangle is empty: a broken page is an error either way.
-                let page = try decode(number)
-                guard rect.width > 0, rect.height > 0 else { continue }
-                let scaled = StageProfile.measure(.resample) {
-                    LanczosResampler.resample(page.prepared(forCanvasChannels: channels, over: background),
-                                              width: rect.width, height: rect.height)
-                }
-                StageProfile.measure(.compose) { canvas.blit(scaled, x: rect.x, y: rect.y) }
+                try draw(page: number, into: &canvas, rect: rect)
             }
         }
         return StageProfile.measure(.compose) { canvas.reducedForOutput() }
+    }
+
+    /// Decodes page `number` row by row and resamples it into `rect` as the
+    /// rows arrive: a worker never holds a whole decoded page.
+    func draw(page number: Int, into canvas: inout PixelBuffer, rect: PixelRect) throws {
+        let file = pages[number - 1]
+        let bytes = try StageProfile.measure(.read) { try book.read(file) }
+        let background = options.background, channels = canvas.channels
+        let start = StageProfile.now()
+        var decoding: UInt64 = 0
+        do {
+            try PageDecoder.withRows(bytes, maxPixels: options.maxPixels) { width, height, pageChannels, nextRow in
+                let inside = rect.x >= 0 && rect.y >= 0 && rect.width > 0 && rect.height > 0
+                    && rect.x + rect.width <= canvas.width && rect.y + rect.height <= canvas.height
+                var decoded = [UInt8](repeating: 0, count: width * pageChannels + LanczosResampler.rowSlack)
+                func drawRows(into target: inout PixelBuffer, x: Int, y: Int, width w: Int, height h: Int) throws {
+                    try decoded.withUnsafeMutableBufferPointer { row in
+                        try LanczosResampler.draw(sourceWidth: width, sourceHeight: height, channels: channels,
+                                                  into: &target, x: x, y: y, width: w, height: h) { out in
+                            let t0 = StageProfile.now()
+                            try nextRow(row.baseAddress!)
+                            PixelBuffer.prepareRow(row.baseAddress!, channels: pageChannels, into: out,
+                                                   canvasChannels: channels, count: width, over: background)
+                            decoding &+= StageProfile.now() &- t0
+                        }
+                    }
+                }
+                if inside {
+                    try drawRows(into: &canvas, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+                } else {
+                    // Only with odd options can a rectangle reach outside the
+                    // canvas (or be empty): draw it alone, then clip.
+                    var alone = PixelBuffer(width: max(rect.width, 1), height: max(rect.height, 1), channels: channels)
+                    try drawRows(into: &alone, x: 0, y: 0, width: alone.width, height: alone.height)
+                    if rect.width > 0 && rect.height > 0 { canvas.blit(alone, x: rect.x, y: rect.y) }
+                }
+            }
+        } catch let error as CodecError {
+            throw MihirakiError(.badPage, path: book.displayPath(file), error.message)
+        }
+        StageProfile.add(.decode, decoding)
+        StageProfile.add(.resample, StageProfile.now() &- start &- decoding)
     }
 }

@@ -25,6 +25,16 @@ public enum StageProfile {
         return try body()
     }
 
+    /// A monotonic clock reading in nanoseconds (0 when profiling is off).
+    @inline(__always)
+    static func now() -> UInt64 { enabled ? DispatchTime.now().uptimeNanoseconds : 0 }
+
+    /// Adds a duration measured by hand to `stage`.
+    static func add(_ stage: Stage, _ nanoseconds: UInt64) {
+        guard enabled else { return }
+        lock.lock(); totals[stage, default: 0] += nanoseconds; lock.unlock()
+    }
+
     static func countSpread() {
         guard enabled else { return }
         lock.lock(); spreads += 1; lock.unlock()

@@ -26,7 +26,7 @@ public enum PageDecoder {
     /// Reads a page's header.
     /// - Throws: `CodecError` for unknown, unsupported or damaged data.
     public static func header(of bytes: [UInt8]) throws -> PageHeader {
-        try open(bytes, maxPixels: nil) { header, _ in header }
+        try open(bytes) { $0.header }
     }
 
     /// Decodes a page to gray, gray+alpha, RGB or RGBA samples (8 bits each),
@@ -38,21 +38,66 @@ public enum PageDecoder {
     ///     header claims more pixels than this.
     /// - Throws: `CodecError`.
     public static func decode(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels) throws -> PixelBuffer {
-        try open(bytes, maxPixels: maxPixels) { header, read in
-            try read().oriented(exif: header.orientation)
+        try open(bytes) { page in
+            try checkPixelLimit(width: page.header.storedWidth, height: page.header.storedHeight, maxPixels: maxPixels)
+            return try page.readAll().oriented(exif: page.header.orientation)
         }
     }
 
-    /// Opens the file with the right decoder, hands the header and a pixel
-    /// reader to `body`, and always closes the decoder.
-    static func open<T>(_ bytes: [UInt8], maxPixels: Int?,
-                        _ body: (PageHeader, () throws -> PixelBuffer) throws -> T) throws -> T {
+    /// Decodes a page row by row, so it can be resampled as it is read and is
+    /// never whole in memory. `body` gets the upright size, the samples per
+    /// pixel (as `decode` gives them: CMYK arrives as RGB) and `nextRow`,
+    /// which writes the next row (top to bottom) into a buffer of
+    /// `width × channels` bytes. Pages with an EXIF rotation or interlacing
+    /// are decoded whole first and then handed out the same way.
+    ///
+    /// - Throws: `CodecError` from the header, the pixel limit or any row.
+    public static func withRows<T>(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels,
+                                   _ body: (_ width: Int, _ height: Int, _ channels: Int,
+                                            _ nextRow: (UnsafeMutablePointer<UInt8>) throws -> Void) throws -> T) throws -> T {
+        try open(bytes) { page in
+            let header = page.header
+            try checkPixelLimit(width: header.storedWidth, height: header.storedHeight, maxPixels: maxPixels)
+            if page.streams && header.orientation == 1 {
+                return try body(header.width, header.height, page.channels, page.readRow)
+            }
+            let image = try page.readAll().oriented(exif: header.orientation)
+            var line = 0
+            return try image.pixels.withUnsafeBufferPointer { pixels in
+                try body(image.width, image.height, image.channels) { row in
+                    row.update(from: pixels.baseAddress! + line * image.rowBytes, count: image.rowBytes)
+                    line += 1
+                }
+            }
+        }
+    }
+
+    /// An open decoder: the header is read, the pixels not yet.
+    struct OpenedPage {
+        let header: PageHeader
+        /// Samples per pixel as delivered (CMYK is delivered as RGB).
+        let channels: Int
+        /// Rows can be read one at a time (not an interlaced PNG).
+        let streams: Bool
+        /// Writes the next stored row.
+        let readRow: (UnsafeMutablePointer<UInt8>) throws -> Void
+        /// Every row, in stored orientation.
+        func readAll() throws -> PixelBuffer {
+            try PixelBuffer(width: header.storedWidth, height: header.storedHeight, channels: channels) { out in
+                for y in 0..<header.storedHeight { try readRow(out.baseAddress! + y * header.storedWidth * channels) }
+            }
+        }
+    }
+
+    /// Opens the file with the right decoder, hands it to `body`, and always
+    /// closes the decoder.
+    static func open<T>(_ bytes: [UInt8], _ body: (OpenedPage) throws -> T) throws -> T {
         guard let format = ImageFormat.sniff(bytes) else {
             throw CodecError(.unsupported, bytes.isEmpty ? "empty file" : "not a PNG or JPEG image")
         }
         switch format {
-        case .png: return try openPNG(bytes, maxPixels: maxPixels, body)
-        case .jpeg: return try openJPEG(bytes, maxPixels: maxPixels, body)
+        case .png: return try openPNG(bytes, body)
+        case .jpeg: return try openJPEG(bytes, body)
         default: throw CodecError(.unsupported, "\(format.rawValue.uppercased()) images are not supported (PNG and JPEG are)")
         }
     }
@@ -67,8 +112,7 @@ public enum PageDecoder {
         }
     }
 
-    static func openPNG<T>(_ bytes: [UInt8], maxPixels: Int?,
-                           _ body: (PageHeader, () throws -> PixelBuffer) throws -> T) throws -> T {
+    static func openPNG<T>(_ bytes: [UInt8], _ body: (OpenedPage) throws -> T) throws -> T {
         try bytes.withUnsafeBytes { raw in
             var info = mh_png_info()
             var error = mh_error()
@@ -79,20 +123,31 @@ public enum PageDecoder {
             let width = Int(info.width), height = Int(info.height), channels = Int(info.channels)
             let header = PageHeader(format: .png, storedWidth: width, storedHeight: height, orientation: 1,
                                     isGray: channels <= 2)
-            return try body(header) {
-                try checkPixelLimit(width: width, height: height, maxPixels: maxPixels)
-                let image = try PixelBuffer(width: width, height: height, channels: channels) { out in
-                    guard mh_png_read(reader, out.baseAddress, width * channels, &error) == MH_OK else {
-                        throw CodecError(error)
+            if info.interlaced != 0 {
+                // Interlaced rows only exist once every pass is read: decode whole.
+                var whole: PixelBuffer?
+                var line = 0
+                return try body(OpenedPage(header: header, channels: channels, streams: false) { row in
+                    if whole == nil {
+                        whole = try PixelBuffer(width: width, height: height, channels: channels) { out in
+                            guard mh_png_read(reader, out.baseAddress, width * channels, &error) == MH_OK else {
+                                throw CodecError(error)
+                            }
+                        }
                     }
-                }
-                return image
+                    whole!.pixels.withUnsafeBufferPointer {
+                        row.update(from: $0.baseAddress! + line * width * channels, count: width * channels)
+                    }
+                    line += 1
+                })
             }
+            return try body(OpenedPage(header: header, channels: channels, streams: true) { row in
+                guard mh_png_read_row(reader, row, &error) == MH_OK else { throw CodecError(error) }
+            })
         }
     }
 
-    static func openJPEG<T>(_ bytes: [UInt8], maxPixels: Int?,
-                            _ body: (PageHeader, () throws -> PixelBuffer) throws -> T) throws -> T {
+    static func openJPEG<T>(_ bytes: [UInt8], _ body: (OpenedPage) throws -> T) throws -> T {
         try bytes.withUnsafeBytes { raw in
             var info = mh_jpeg_info()
             var error = mh_error()
@@ -107,18 +162,19 @@ public enum PageDecoder {
             let width = Int(info.width), height = Int(info.height), channels = Int(info.channels)
             let header = PageHeader(format: .jpeg, storedWidth: width, storedHeight: height,
                                     orientation: orientation, isGray: channels == 1)
-            return try body(header) {
-                try checkPixelLimit(width: width, height: height, maxPixels: maxPixels)
-                let image = try PixelBuffer(width: width, height: height, channels: channels) { out in
-                    guard mh_jpeg_read(reader, out.baseAddress, width * channels, &error) == MH_OK else {
-                        throw CodecError(error)
-                    }
-                }
-                if Int(info.color_model) == Int(MH_JPEG_CMYK) {
-                    return cmykToRGB(image, adobeInverted: info.adobe_marker != 0)
-                }
-                return image
+            guard Int(info.color_model) == Int(MH_JPEG_CMYK) else {
+                return try body(OpenedPage(header: header, channels: channels, streams: true) { row in
+                    guard mh_jpeg_read_row(reader, row, &error) == MH_OK else { throw CodecError(error) }
+                })
             }
+            let inverted = info.adobe_marker != 0
+            var cmyk = [UInt8](repeating: 0, count: width * 4)
+            return try body(OpenedPage(header: header, channels: 3, streams: true) { row in
+                try cmyk.withUnsafeMutableBufferPointer { buffer in
+                    guard mh_jpeg_read_row(reader, buffer.baseAddress, &error) == MH_OK else { throw CodecError(error) }
+                    cmykRowToRGB(UnsafePointer(buffer.baseAddress!), row, count: width, adobeInverted: inverted)
+                }
+            })
         }
     }
 
@@ -127,20 +183,25 @@ public enum PageDecoder {
     /// `R = (255−C)·(255−K)/255`. Rounded to nearest.
     public static func cmykToRGB(_ cmyk: PixelBuffer, adobeInverted: Bool) -> PixelBuffer {
         precondition(cmyk.channels == 4, "CMYK has four samples per pixel")
-        let n = cmyk.width * cmyk.height
-        var out = [UInt8](repeating: 0, count: n * 3)
-        cmyk.pixels.withUnsafeBufferPointer { src in
-            for i in 0..<n {
-                var k = Int(src[4 * i + 3])
-                if !adobeInverted { k = 255 - k }
-                for j in 0..<3 {
-                    var c = Int(src[4 * i + j])
-                    if !adobeInverted { c = 255 - c }
-                    out[3 * i + j] = UInt8((c * k + 127) / 255)
-                }
+        return PixelBuffer(width: cmyk.width, height: cmyk.height, channels: 3) { out in
+            cmyk.pixels.withUnsafeBufferPointer { src in
+                cmykRowToRGB(src.baseAddress!, out.baseAddress!, count: cmyk.width * cmyk.height,
+                             adobeInverted: adobeInverted)
             }
         }
-        return PixelBuffer(width: cmyk.width, height: cmyk.height, channels: 3, pixels: out)
+    }
+
+    static func cmykRowToRGB(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int,
+                             adobeInverted: Bool) {
+        for i in 0..<count {
+            var k = Int(src[4 * i + 3])
+            if !adobeInverted { k = 255 - k }
+            for j in 0..<3 {
+                var c = Int(src[4 * i + j])
+                if !adobeInverted { c = 255 - c }
+                dst[3 * i + j] = UInt8((c * k + 127) / 255)
+            }
+        }
     }
 }
 

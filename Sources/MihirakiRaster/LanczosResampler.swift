@@ -2,55 +2,101 @@ import CMihirakiKernels
 
 /// High-quality separable resampling (Lanczos-3) in fixed point.
 ///
-/// The vertical pass runs first (shrinking the row count early), into an
-/// 8-bit intermediate, then the horizontal pass; a pass whose axis keeps its
-/// size is skipped. The horizontal pass is the vertical kernel applied to the
-/// transposed image, so one SIMD multiply-add kernel (`mh_resample_columns`)
-/// serves both axes and every channel layout. All arithmetic is integer, so
-/// the result depends only on the input and the sizes — `reference` is the
-/// plain scalar statement of it, and the two are tested bit for bit.
+/// Rows arrive one at a time (straight from a decoder, so a full-size page
+/// never has to exist in memory), are resampled along x into an 8-bit
+/// intermediate as they come, and the intermediate is then resampled along y
+/// straight into the destination rectangle. A pass whose axis keeps its size
+/// is a copy. All arithmetic is integer, so the result depends only on the
+/// input and the sizes; `reference` is the plain scalar statement of it, and
+/// the vector kernels (`mh_resample_row`, `mh_resample_columns`) are tested
+/// against it bit for bit.
 public enum LanczosResampler {
+    /// Bytes every source row buffer must have past its last pixel: the
+    /// vector kernels read whole groups of taps.
+    public static let rowSlack = 16
+
     /// `source` resampled to exactly `width × height`, same channel layout.
-    /// `source` is consumed so that a caller's last reference to a page lets
-    /// the page's memory go as soon as the first pass is done with it.
-    public static func resample(_ source: consuming PixelBuffer, width: Int, height: Int) -> PixelBuffer {
+    public static func resample(_ source: PixelBuffer, width: Int, height: Int) -> PixelBuffer {
         precondition(width > 0 && height > 0, "empty target")
-        let (sourceWidth, sourceHeight) = (source.width, source.height)
-        var image = source
-        if height != sourceHeight {
-            image = resampleColumns(image, kernel: ResampleKernel(inputSize: sourceHeight, outputSize: height))
+        if width == source.width && height == source.height { return source }
+        var output = PixelBuffer(width: width, height: height, channels: source.channels)
+        let rowBytes = source.rowBytes
+        var y = 0
+        source.pixels.withUnsafeBufferPointer { src in
+            draw(sourceWidth: source.width, sourceHeight: source.height, channels: source.channels,
+                 into: &output, x: 0, y: 0, width: width, height: height) { row in
+                row.update(from: src.baseAddress! + y * rowBytes, count: rowBytes)
+                y += 1
+            }
         }
-        if width != sourceWidth {
-            let kernel = ResampleKernel(inputSize: sourceWidth, outputSize: width)
-            image = transposed(resampleColumns(transposed(image), kernel: kernel))
-        }
-        return image
+        return output
     }
 
-    /// Every output row a weighted sum of input rows (any channel layout).
-    static func resampleColumns(_ source: PixelBuffer, kernel: ResampleKernel) -> PixelBuffer {
-        let rowBytes = source.rowBytes
-        return PixelBuffer(width: source.width, height: kernel.outputSize, channels: source.channels) { dst in
-            source.pixels.withUnsafeBufferPointer { src in
-                kernel.starts.withUnsafeBufferPointer { starts in
-                    kernel.counts.withUnsafeBufferPointer { counts in
-                        kernel.weights.withUnsafeBufferPointer { weights in
-                            mh_resample_columns(src.baseAddress, rowBytes, rowBytes, starts.baseAddress,
-                                                counts.baseAddress, weights.baseAddress, Int32(kernel.taps),
-                                                Int32(kernel.outputSize), dst.baseAddress, rowBytes)
+    /// Resamples a `sourceWidth × sourceHeight` image, supplied row by row,
+    /// into the `width × height` rectangle at `(x, y)` of `destination`.
+    ///
+    /// - Parameters:
+    ///   - channels: bytes per pixel, the same in source and destination.
+    ///   - nextRow: writes the next source row (top to bottom) into a buffer
+    ///     of `sourceWidth × channels` bytes plus `rowSlack`.
+    /// - Precondition: the rectangle lies inside `destination`.
+    public static func draw(sourceWidth: Int, sourceHeight: Int, channels: Int, into destination: inout PixelBuffer,
+                            x: Int, y: Int, width: Int, height: Int,
+                            nextRow: (UnsafeMutablePointer<UInt8>) throws -> Void) rethrows {
+        precondition(width > 0 && height > 0 && sourceWidth > 0 && sourceHeight > 0, "empty image")
+        precondition(x >= 0 && y >= 0 && x + width <= destination.width && y + height <= destination.height,
+                     "rectangle outside the destination")
+        precondition(destination.channels == channels, "channel layouts differ")
+        let c = channels, outRow = width * c, stride = destination.rowBytes
+        let horizontal = width != sourceWidth ? ResampleKernel(inputSize: sourceWidth, outputSize: width) : nil
+        let vertical = height != sourceHeight ? ResampleKernel(inputSize: sourceHeight, outputSize: height) : nil
+        var row = [UInt8](repeating: 0, count: sourceWidth * c + rowSlack)
+        // Without a vertical pass, rows go straight to the destination.
+        var intermediate = [UInt8](unsafeUninitializedCapacity: vertical == nil ? 0 : outRow * sourceHeight) {
+            _, count in count = vertical == nil ? 0 : outRow * sourceHeight
+        }
+        try destination.pixels.withUnsafeMutableBufferPointer { dst in
+            let origin = dst.baseAddress! + y * stride + x * c
+            try intermediate.withUnsafeMutableBufferPointer { mid in
+                try row.withUnsafeMutableBufferPointer { source in
+                    for line in 0..<sourceHeight {
+                        try nextRow(source.baseAddress!)
+                        let target = vertical == nil ? origin + line * stride : mid.baseAddress! + line * outRow
+                        if let horizontal {
+                            resampleRow(source.baseAddress!, channels: c, kernel: horizontal, into: target)
+                        } else {
+                            target.update(from: source.baseAddress!, count: outRow)
                         }
                     }
+                }
+                if let vertical {
+                    resampleColumns(mid.baseAddress!, rowBytes: outRow, kernel: vertical, into: origin, stride: stride)
                 }
             }
         }
     }
 
-    /// Pixel (x, y) becomes pixel (y, x).
-    static func transposed(_ source: PixelBuffer) -> PixelBuffer {
-        PixelBuffer(width: source.height, height: source.width, channels: source.channels) { dst in
-            source.pixels.withUnsafeBufferPointer { src in
-                mh_transpose(src.baseAddress, source.rowBytes, Int32(source.width), Int32(source.height),
-                             Int32(source.channels), dst.baseAddress, source.height * source.channels)
+    static func resampleRow(_ source: UnsafePointer<UInt8>, channels: Int, kernel: ResampleKernel,
+                            into target: UnsafeMutablePointer<UInt8>) {
+        kernel.starts.withUnsafeBufferPointer { starts in
+            kernel.counts.withUnsafeBufferPointer { counts in
+                kernel.weights.withUnsafeBufferPointer { weights in
+                    mh_resample_row(source, Int32(channels), starts.baseAddress, counts.baseAddress,
+                                    weights.baseAddress, Int32(kernel.taps), Int32(kernel.outputSize), target)
+                }
+            }
+        }
+    }
+
+    static func resampleColumns(_ source: UnsafePointer<UInt8>, rowBytes: Int, kernel: ResampleKernel,
+                                into target: UnsafeMutablePointer<UInt8>, stride: Int) {
+        kernel.starts.withUnsafeBufferPointer { starts in
+            kernel.counts.withUnsafeBufferPointer { counts in
+                kernel.weights.withUnsafeBufferPointer { weights in
+                    mh_resample_columns(source, rowBytes, rowBytes, starts.baseAddress, counts.baseAddress,
+                                        weights.baseAddress, Int32(kernel.taps), Int32(kernel.outputSize),
+                                        target, stride)
+                }
             }
         }
     }
@@ -58,14 +104,14 @@ public enum LanczosResampler {
     // MARK: Scalar reference
 
     /// The same result as `resample`, computed the plain way: each output
-    /// sample a clamped, rounded fixed-point sum. The SIMD path must equal it.
+    /// sample a clamped, rounded fixed-point sum, x first, then y.
     public static func reference(_ source: PixelBuffer, width: Int, height: Int) -> PixelBuffer {
         var image = source
-        if height != source.height {
-            image = referenceVertical(image, kernel: ResampleKernel(inputSize: source.height, outputSize: height))
-        }
         if width != source.width {
             image = referenceHorizontal(image, kernel: ResampleKernel(inputSize: source.width, outputSize: width))
+        }
+        if height != source.height {
+            image = referenceVertical(image, kernel: ResampleKernel(inputSize: source.height, outputSize: height))
         }
         return image
     }

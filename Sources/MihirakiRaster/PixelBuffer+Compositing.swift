@@ -10,33 +10,49 @@ extension PixelBuffer {
     /// - Precondition: gray and RGB canvases need an opaque `background`
     ///   (gray for a gray canvas), and a gray canvas a gray page.
     public func prepared(forCanvasChannels canvasChannels: Int, over background: Color) -> PixelBuffer {
-        precondition([1, 3, 4].contains(canvasChannels), "canvases are gray, RGB or RGBA")
-        precondition(canvasChannels == 4 || background.isOpaque, "an opaque canvas needs an opaque background")
-        precondition(canvasChannels != 1 || (channels <= 2 && background.isGray), "a gray canvas needs gray input")
         if channels == canvasChannels && (channels == 1 || channels == 3) { return self }
-        let n = width * height, c = channels, out = canvasChannels
-        let bgAlpha = Int(background.alpha)
-        let bg = [Int(background.red) * bgAlpha, Int(background.green) * bgAlpha, Int(background.blue) * bgAlpha]
-        var result = [UInt8](repeating: 255, count: n * out)
-        pixels.withUnsafeBufferPointer { src in
-            result.withUnsafeMutableBufferPointer { dst in
-                for i in 0..<n {
-                    let s = i * c, d = i * out
-                    if c == 1 || c == 3 {
-                        // Opaque page: copy or widen gray to RGB; alpha stays 255.
-                        for k in 0..<min(out, 3) { dst[d + k] = src[s + (c == 1 ? 0 : k)] }
-                        continue
-                    }
-                    let a = Int(src[s + c - 1]), rest = 255 - a
-                    for k in 0..<min(out, 3) {
-                        let value = Int(src[s + (c == 2 ? 0 : k)])
-                        dst[d + k] = UInt8((value * a * 255 + bg[k] * rest + 32512) / 65025)
-                    }
-                    if out == 4 { dst[d + 3] = UInt8((a * 255 + bgAlpha * rest + 127) / 255) }
-                }
+        return PixelBuffer(width: width, height: height, channels: canvasChannels) { out in
+            pixels.withUnsafeBufferPointer { src in
+                Self.prepareRow(src.baseAddress!, channels: channels, into: out.baseAddress!,
+                                canvasChannels: canvasChannels, count: width * height, over: background)
             }
         }
-        return PixelBuffer(width: width, height: height, channels: out, pixels: result)
+    }
+
+    /// `prepared` for `count` pixels in a row: samples of `channels` per pixel
+    /// become samples of `canvasChannels`, composited over `background`.
+    public static func prepareRow(_ src: UnsafePointer<UInt8>, channels c: Int, into dst: UnsafeMutablePointer<UInt8>,
+                                  canvasChannels out: Int, count n: Int, over background: Color) {
+        precondition([1, 3, 4].contains(out), "canvases are gray, RGB or RGBA")
+        precondition(out == 4 || background.isOpaque, "an opaque canvas needs an opaque background")
+        precondition(out != 1 || (c <= 2 && background.isGray), "a gray canvas needs gray input")
+        if c == out && (c == 1 || c == 3) {
+            dst.update(from: src, count: n * c)
+            return
+        }
+        let bgAlpha = Int(background.alpha)
+        let bgR = Int(background.red) * bgAlpha, bgG = Int(background.green) * bgAlpha, bgB = Int(background.blue) * bgAlpha
+        let colors = min(out, 3)
+        for i in 0..<n {
+            let s = src + i * c, d = dst + i * out
+            switch c {
+            case 1:
+                for k in 0..<colors { d[k] = s[0] }
+                if out == 4 { d[3] = 255 }
+            case 3:
+                d[0] = s[0]; d[1] = s[1]; d[2] = s[2]
+                if out == 4 { d[3] = 255 }
+            default:
+                let a = Int(s[c - 1]), rest = 255 - a
+                let r = Int(s[0]), g = c == 2 ? r : Int(s[1]), b = c == 2 ? r : Int(s[2])
+                d[0] = UInt8((r * a * 255 + bgR * rest + 32512) / 65025)
+                if colors == 3 {
+                    d[1] = UInt8((g * a * 255 + bgG * rest + 32512) / 65025)
+                    d[2] = UInt8((b * a * 255 + bgB * rest + 32512) / 65025)
+                }
+                if out == 4 { d[3] = UInt8((a * 255 + bgAlpha * rest + 127) / 255) }
+            }
+        }
     }
 
     /// Fills `rect` (clipped to the buffer) with one pixel value given as

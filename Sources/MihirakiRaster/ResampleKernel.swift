@@ -3,7 +3,8 @@ import Foundation
 /// Precomputed fixed-point weights for resampling one axis with Lanczos-3.
 ///
 /// Output sample `o` reads `counts[o]` input samples from `starts[o]` and
-/// weighs them with `weights[o * taps ..< o * taps + counts[o]]`. Weights are
+/// weighs them with `weights[o * taps ..< o * taps + counts[o]]`; the rest of
+/// each row of `taps` (a multiple of 8, for the vector kernels) is zero. Weights are
 /// 16-bit integers scaled by `2^precisionBits` that sum to exactly `2^precisionBits`,
 /// so a flat area stays flat and the results are the same on every CPU, for
 /// every SIMD width and thread count.
@@ -15,7 +16,7 @@ public struct ResampleKernel: Hashable, Sendable {
 
     public let inputSize: Int
     public let outputSize: Int
-    /// Weight slots per output sample (the widest footprint).
+    /// Weight slots per output sample: the widest footprint, rounded up to 8.
     public let taps: Int
     public let starts: [Int32]
     public let counts: [Int32]
@@ -41,19 +42,20 @@ public struct ResampleKernel: Hashable, Sendable {
         let scale = Double(inputSize) / Double(outputSize)
         let filterScale = max(scale, 1)
         let support = 3 * filterScale
-        let taps = min(Int((support).rounded(.up)) * 2 + 1, inputSize)
+        let window = min(Int((support).rounded(.up)) * 2 + 1, inputSize)
+        let taps = (window + 7) / 8 * 8
         self.taps = taps
         var starts = [Int32](repeating: 0, count: outputSize)
         var counts = [Int32](repeating: 0, count: outputSize)
         var weights = [Int32](repeating: 0, count: outputSize * taps)
-        var real = [Double](repeating: 0, count: taps)
+        var real = [Double](repeating: 0, count: window)
         for o in 0..<outputSize {
             let center = (Double(o) + 0.5) * scale
             var first = Int((center - support + 0.5).rounded(.down))
             var last = Int((center + support + 0.5).rounded(.down))  // exclusive
             first = max(first, 0)
             last = min(last, inputSize)
-            if last - first > taps { last = first + taps }
+            if last - first > window { last = first + window }
             let count = max(last - first, 1)
             var sum = 0.0
             for t in 0..<count {

@@ -3,7 +3,7 @@ import Testing
 @testable import MihirakiRaster
 
 /// A straightforward floating-point Lanczos-3 with the same centre convention,
-/// footprint and pass order (vertical, then horizontal), clamped per pass like
+/// footprint and pass order (horizontal, then vertical), clamped per pass like
 /// the fixed-point version: the reference the integer resampler must match
 /// within one level.
 func referenceResample(_ image: PixelBuffer, width: Int, height: Int) -> PixelBuffer {
@@ -36,8 +36,8 @@ func referenceResample(_ image: PixelBuffer, width: Int, height: Int) -> PixelBu
     }
     var data = image.pixels.map(Double.init)
     var w = image.width, h = image.height
-    if height != h { data = pass(data, w, h, image.channels, outW: w, outH: height, horizontal: false); h = height }
     if width != w { data = pass(data, w, h, image.channels, outW: width, outH: h, horizontal: true); w = width }
+    if height != h { data = pass(data, w, h, image.channels, outW: w, outH: height, horizontal: false); h = height }
     return PixelBuffer(width: w, height: h, channels: image.channels, pixels: data.map { UInt8($0) })
 }
 
@@ -119,6 +119,22 @@ struct ResamplerTests {
         let edge = PixelBuffer(width: 40, height: 40, channels: channels,
                                pixels: (0..<1600 * channels).map { ($0 / channels) % 40 < 20 ? 0 : 255 })
         #expect(LanczosResampler.resample(edge, width: 97, height: 13) == LanczosResampler.reference(edge, width: 97, height: 13))
+        // Drawing into a rectangle of a larger canvas touches only that rectangle.
+        let source = noiseImage(width: 31, height: 29, channels: channels, seed: 77)
+        var canvas = PixelBuffer(width: 60, height: 50, channels: channels)
+        canvas.fill(x: 0, y: 0, width: 60, height: 50, samples: Array(repeating: 7, count: channels))
+        var line = 0
+        source.pixels.withUnsafeBufferPointer { src in
+            LanczosResampler.draw(sourceWidth: 31, sourceHeight: 29, channels: channels, into: &canvas,
+                                  x: 13, y: 4, width: 40, height: 21) { row in
+                row.update(from: src.baseAddress! + line * source.rowBytes, count: source.rowBytes)
+                line += 1
+            }
+        }
+        var expected = PixelBuffer(width: 60, height: 50, channels: channels)
+        expected.fill(x: 0, y: 0, width: 60, height: 50, samples: Array(repeating: 7, count: channels))
+        expected.blit(LanczosResampler.reference(source, width: 40, height: 21), x: 13, y: 4)
+        #expect(canvas == expected)
     }
 
     @Test("Results are the same however often they are computed (no hidden state)")

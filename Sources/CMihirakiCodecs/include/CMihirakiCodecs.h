@@ -60,6 +60,9 @@ typedef struct mh_png_info {
 mh_png_reader *mh_png_open(const void *data, size_t size, mh_png_info *info, mh_error *error);
 /// Decodes every row into `pixels` (height rows of `stride` bytes).
 int mh_png_read(mh_png_reader *reader, void *pixels, size_t stride, mh_error *error);
+/// Decodes the next row into `row` (non-interlaced images only; check
+/// `info.interlaced`). After the last row the end of the file is checked too.
+int mh_png_read_row(mh_png_reader *reader, void *row, mh_error *error);
 void mh_png_close(mh_png_reader *reader);
 
 // MARK: JPEG reading
@@ -89,10 +92,12 @@ typedef struct mh_jpeg_info {
 /// valid until `mh_jpeg_close`. `scale_denom` is 1, 2, 4 or 8 (DCT scaling).
 mh_jpeg_reader *mh_jpeg_open(const void *data, size_t size, int scale_denom,
                              mh_jpeg_info *info, mh_error *error);
-/// Decodes every row into `pixels`. Corrupt-data warnings count as errors
-/// (a truncated page must not come out silently grey), except the harmless
-/// ones listed in the implementation.
-int mh_jpeg_read(mh_jpeg_reader *reader, void *pixels, size_t stride, mh_error *error);
+/// Decodes the next row into `row`, so a page can be resampled while it is
+/// read without ever being whole in memory. After the last row the end of
+/// the file is checked too. Corrupt-data warnings count as errors (a
+/// truncated page must not come out silently grey), except the harmless ones
+/// listed in the implementation.
+int mh_jpeg_read_row(mh_jpeg_reader *reader, void *row, mh_error *error);
 void mh_jpeg_close(mh_jpeg_reader *reader);
 
 // MARK: Encoding

@@ -19,10 +19,12 @@ void mh_resample_columns(const uint8_t *src, size_t src_stride, size_t row_bytes
                          const int32_t *starts, const int32_t *counts, const int16_t *weights, int taps,
                          int out_rows, uint8_t *dst, size_t dst_stride);
 
-/// Transposes a `width × height` image of `channels`-byte pixels: pixel
-/// (x, y) of `src` becomes pixel (y, x) of `dst` (`height × width`).
-void mh_transpose(const uint8_t *src, size_t src_stride, int width, int height, int channels,
-                  uint8_t *dst, size_t dst_stride);
+/// Resamples one row of `channels`-byte pixels along x: output pixel `o`
+/// weighs `counts[o]` input pixels from `starts[o]` with
+/// `weights[o · weight_stride …]`, which must be zero-padded to a multiple of
+/// 8. `in` must be readable 16 bytes past its last pixel.
+void mh_resample_row(const uint8_t *in, int channels, const int32_t *starts, const int32_t *counts,
+                     const int16_t *weights, int weight_stride, int out_width, uint8_t *out);
 
 /// Asks glibc to keep freed page-sized buffers (up to 32 MiB each) in the
 /// heap instead of unmapping them, so the next spread reuses the memory
