@@ -84,20 +84,41 @@ void mh_resample_row(const uint8_t *in, int channels, const int32_t *starts, con
 #if defined(__SSE2__)
     const __m128i zero = _mm_setzero_si128();
     if (channels == 1) {
-        for (int o = 0; o < out_width; o++) {
+        // Eight taps per multiply-add; weights past a footprint are zero, so
+        // the bytes read past its last tap (callers pad rows) add nothing.
+        // Four outputs at a time share one transpose-and-add for their sums.
+        int o = 0;
+        const __m128i bias4 = _mm_set1_epi32(bias);
+        for (; o + 4 <= out_width; o += 4) {
+            __m128i acc[4];
+            for (int j = 0; j < 4; j++) {
+                const uint8_t *p = in + starts[o + j];
+                const int16_t *w = weights + (size_t)(o + j) * (size_t)weight_stride;
+                __m128i a = zero;
+                for (int t = 0; t < counts[o + j]; t += 8) {
+                    __m128i px = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(p + t)), zero);
+                    a = _mm_add_epi32(a, _mm_madd_epi16(px, _mm_loadu_si128((const __m128i *)(w + t))));
+                }
+                acc[j] = a;
+            }
+            __m128i s01 = _mm_add_epi32(_mm_unpacklo_epi32(acc[0], acc[1]), _mm_unpackhi_epi32(acc[0], acc[1]));
+            __m128i s23 = _mm_add_epi32(_mm_unpacklo_epi32(acc[2], acc[3]), _mm_unpackhi_epi32(acc[2], acc[3]));
+            __m128i sums = _mm_add_epi32(_mm_unpacklo_epi64(s01, s23), _mm_unpackhi_epi64(s01, s23));
+            sums = _mm_srai_epi32(_mm_add_epi32(sums, bias4), MH_PRECISION);
+            int32_t packed = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(sums, zero), zero));
+            memcpy(out + o, &packed, 4);
+        }
+        for (; o < out_width; o++) {
             const uint8_t *p = in + starts[o];
             const int16_t *w = weights + (size_t)o * (size_t)weight_stride;
-            const int n = counts[o];
-            __m128i acc = zero;
-            // Eight taps per multiply-add; weights past `n` are zero, so the
-            // bytes read past the last tap (callers pad rows) add nothing.
-            for (int t = 0; t < n; t += 8) {
+            __m128i a = zero;
+            for (int t = 0; t < counts[o]; t += 8) {
                 __m128i px = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(p + t)), zero);
-                acc = _mm_add_epi32(acc, _mm_madd_epi16(px, _mm_loadu_si128((const __m128i *)(w + t))));
+                a = _mm_add_epi32(a, _mm_madd_epi16(px, _mm_loadu_si128((const __m128i *)(w + t))));
             }
-            acc = _mm_add_epi32(acc, _mm_shuffle_epi32(acc, 0x4E));
-            acc = _mm_add_epi32(acc, _mm_shuffle_epi32(acc, 0xB1));
-            out[o] = clamp_byte(_mm_cvtsi128_si32(acc) + bias);
+            a = _mm_add_epi32(a, _mm_shuffle_epi32(a, 0x4E));
+            a = _mm_add_epi32(a, _mm_shuffle_epi32(a, 0xB1));
+            out[o] = clamp_byte(_mm_cvtsi128_si32(a) + bias);
         }
         return;
     }

@@ -68,7 +68,8 @@ public struct Book: Sendable {
             if components.contains(where: { $0.hasPrefix(".") || $0 == "__MACOSX" }) { continue }
             if components.count == 1 && file.lowercased() == "comicinfo.xml" {
                 comicInfoPath = file
-            } else if isImageName(file) || (storage as? FolderSource).map({ isImageSignature($0.prefix(file)) }) == true {
+            } else if isImageName(file)
+                        || (storage is FolderSource && isImageSignature((try? storage.readPrefix(file, count: 16)) ?? [])) {
                 images.append(PageFile(source: file))
             }
         }
@@ -91,6 +92,17 @@ public struct Book: Sendable {
 
     /// The bytes of one image.
     public func read(_ page: PageFile) throws -> [UInt8] { try storage.read(page.source) }
+
+    /// The header of one image, read from the first bytes of the file when
+    /// they suffice (nearly always), so planning a book does not read it whole.
+    /// - Throws: `CodecError` for a damaged or unsupported header.
+    public func header(_ page: PageFile) throws -> PageHeader {
+        let head = try storage.readPrefix(page.source, count: 256 << 10)
+        if let header = try? PageDecoder.header(of: head) { return header }
+        // A header larger than the prefix (big EXIF or ICC data), or a damaged one:
+        // judge it on the whole file.
+        return try PageDecoder.header(of: head.count < 256 << 10 ? head : try storage.read(page.source))
+    }
 
     /// Where an image lives, as errors name it (`book/p1.png`, `vol.cbz:p1.png`).
     public func displayPath(_ page: PageFile) -> String { storage.displayPath(page.source) }

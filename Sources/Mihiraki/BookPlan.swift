@@ -62,9 +62,8 @@ public struct BookPlan: Sendable {
         var headers: [PageHeader] = []
         headers.reserveCapacity(kept.count)
         for page in kept {
-            let bytes = try book.read(page)
             do {
-                let header = try PageDecoder.header(of: bytes)
+                let header = try book.header(page)
                 try PageDecoder.checkPixelLimit(width: header.storedWidth, height: header.storedHeight,
                                                 maxPixels: options.maxPixels)
                 headers.append(header)

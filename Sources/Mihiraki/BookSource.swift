@@ -10,6 +10,13 @@ protocol BookSource: Sendable {
     func read(_ relativePath: String) throws -> [UInt8]
     /// A description of where `relativePath` lives, for error messages.
     func displayPath(_ relativePath: String) -> String
+    /// At least the first `count` bytes of a file (all of it when shorter);
+    /// enough for a header in nearly every image.
+    func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8]
+}
+
+extension BookSource {
+    func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] { try read(relativePath) }
 }
 
 struct FolderSource: BookSource {
@@ -36,9 +43,8 @@ struct FolderSource: BookSource {
 
     func displayPath(_ relativePath: String) -> String { root + "/" + relativePath }
 
-    /// The first bytes of a file, to recognise images without an image extension.
-    func prefix(_ relativePath: String) -> [UInt8] {
-        (try? FileSystem.readPrefix(displayPath(relativePath), count: 16)) ?? []
+    func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] {
+        try FileSystem.readPrefix(displayPath(relativePath), count: count)
     }
 }
 

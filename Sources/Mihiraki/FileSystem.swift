@@ -104,13 +104,22 @@ enum FileSystem {
 }
 
 extension FileSystem {
-    /// Up to `count` leading bytes of a file.
+    /// Up to `count` leading bytes of a file (fewer only when the file is shorter).
     static func readPrefix(_ path: String, count: Int) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw MihirakiError(.io, path: path, "cannot open: \(errnoText())") }
         defer { close(fd) }
         var bytes = [UInt8](repeating: 0, count: count)
-        let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
-        return n > 0 ? Array(bytes[0..<n]) : []
+        var filled = 0
+        while filled < count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw MihirakiError(.io, path: path, "read failed: \(errnoText())")
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        return Array(bytes[0..<filled])
     }
 }
