@@ -74,6 +74,8 @@ public enum Comparator {
             result.detail = "size \(actual.width)×\(actual.height), expected \(expected.width)×\(expected.height)"
             return result
         }
+        // Same layout and same samples: nothing to measure.
+        if expected.channels == actual.channels && expected.pixels == actual.pixels && diffPath == nil { return result }
         let match = PixelMatch.compare(expected.straightRGBA, actual.straightRGBA, options: options.pixel,
                                        makeDiff: diffPath != nil)
         result.differingPixels = match.differing
@@ -99,17 +101,24 @@ public enum Comparator {
 
     /// Compares two PNG files.
     public static func compareFiles(expected: String, actual: String, options: Options) -> FileComparison {
-        let expectedImage: PixelBuffer, actualImage: PixelBuffer
         do {
-            expectedImage = try load(expected)
-            actualImage = try load(actual)
+            let bytes = try ParallelMap.run(2, jobs: 2) { i in Result { try FileSystem.read(i == 0 ? expected : actual) } }
+                .map { try $0.get() }
+            // Byte-identical files are identical images: no decoding at all.
+            if bytes[0] == bytes[1] && options.diffPath == nil {
+                let header = try header(bytes[0], path: expected)
+                return FileComparison(name: actual, status: .ok, totalPixels: header.width * header.height)
+            }
+            let paths = [expected, actual]
+            let images = try ParallelMap.run(2, jobs: 2) { i in Result { try decode(bytes[i], path: paths[i]) } }
+                .map { try $0.get() }
+            return compare(expected: images[0], actual: images[1], name: actual, options: options,
+                           diffPath: options.diffPath)
         } catch let error as MihirakiError {
             return FileComparison(name: actual, status: .error, detail: error.description)
         } catch {
             return FileComparison(name: actual, status: .error, detail: "\(error)")
         }
-        return compare(expected: expectedImage, actual: actualImage, name: actual, options: options,
-                       diffPath: options.diffPath)
     }
 
     /// Compares every PNG under two folders, matched by relative path, in
@@ -129,9 +138,20 @@ public enum Comparator {
     }
 
     static func load(_ path: String) throws -> PixelBuffer {
-        let bytes = try FileSystem.read(path)
+        try decode(try FileSystem.read(path), path: path)
+    }
+
+    static func decode(_ bytes: [UInt8], path: String) throws -> PixelBuffer {
         do {
             return try PageDecoder.decode(bytes)
+        } catch let error as CodecError {
+            throw MihirakiError(.badPage, path: path, error.message)
+        }
+    }
+
+    static func header(_ bytes: [UInt8], path: String) throws -> PageHeader {
+        do {
+            return try PageDecoder.header(of: bytes)
         } catch let error as CodecError {
             throw MihirakiError(.badPage, path: path, error.message)
         }

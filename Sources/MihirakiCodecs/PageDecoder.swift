@@ -38,7 +38,8 @@ public enum PageDecoder {
     ///     header claims more pixels than this.
     /// - Throws: `CodecError`.
     public static func decode(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels) throws -> PixelBuffer {
-        try open(bytes) { page in
+        if let plain = try decodePlainPNG(bytes, maxPixels: maxPixels) { return plain }
+        return try open(bytes) { page in
             try checkPixelLimit(width: page.header.storedWidth, height: page.header.storedHeight, maxPixels: maxPixels)
             return try page.readAll().oriented(exif: page.header.orientation)
         }
@@ -69,6 +70,23 @@ public enum PageDecoder {
                     line += 1
                 }
             }
+        }
+    }
+
+    /// The libdeflate fast path for plain PNGs; `nil` when it declines the
+    /// file (libpng then decodes it, and reports any damage).
+    static func decodePlainPNG(_ bytes: [UInt8], maxPixels: Int) throws -> PixelBuffer? {
+        try bytes.withUnsafeBytes { raw in
+            var width: UInt32 = 0, height: UInt32 = 0, channels: Int32 = 0
+            guard mh_png_plain_probe(raw.baseAddress, raw.count, &width, &height, &channels) == MH_OK else { return nil }
+            try checkPixelLimit(width: Int(width), height: Int(height), maxPixels: maxPixels)
+            var declined = false
+            let image = PixelBuffer(width: Int(width), height: Int(height), channels: Int(channels)) { out in
+                declined = mh_png_plain_decode(raw.baseAddress, raw.count, out.baseAddress,
+                                               Int(width) * Int(channels)) != MH_OK
+                if declined { out.update(repeating: 0) }
+            }
+            return declined ? nil : image
         }
     }
 

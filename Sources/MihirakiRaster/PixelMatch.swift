@@ -52,6 +52,7 @@ public enum PixelMatch {
                 for y in 0..<height {
                     let row = y * width
                     let rowEqual = memcmp(rawA.baseAddress! + row * 4, rawB.baseAddress! + row * 4, width * 4) == 0
+                    if rowEqual && !makeDiff { continue }
                     for x in 0..<width {
                         let i = row + x
                         if rowEqual || a[i] == b[i] {
@@ -177,16 +178,19 @@ extension PixelBuffer {
     /// The image as straight RGBA (gray and RGB expanded, alpha 255).
     public var straightRGBA: PixelBuffer {
         if channels == 4 { return self }
-        var out = [UInt8](repeating: 255, count: width * height * 4)
-        for i in 0..<width * height {
-            switch channels {
-            case 1: out[4 * i] = pixels[i]; out[4 * i + 1] = pixels[i]; out[4 * i + 2] = pixels[i]
-            case 2:
-                out[4 * i] = pixels[2 * i]; out[4 * i + 1] = pixels[2 * i]; out[4 * i + 2] = pixels[2 * i]
-                out[4 * i + 3] = pixels[2 * i + 1]
-            default: out[4 * i] = pixels[3 * i]; out[4 * i + 1] = pixels[3 * i + 1]; out[4 * i + 2] = pixels[3 * i + 2]
+        let c = channels
+        return PixelBuffer(width: width, height: height, channels: 4) { out in
+            pixels.withUnsafeBufferPointer { src in
+                let s = src.baseAddress!, d = out.baseAddress!
+                for i in 0..<width * height {
+                    let p = s + i * c, q = d + i * 4
+                    switch c {
+                    case 1: q[0] = p[0]; q[1] = p[0]; q[2] = p[0]; q[3] = 255
+                    case 2: q[0] = p[0]; q[1] = p[0]; q[2] = p[0]; q[3] = p[1]
+                    default: q[0] = p[0]; q[1] = p[1]; q[2] = p[2]; q[3] = 255
+                    }
+                }
             }
         }
-        return PixelBuffer(width: width, height: height, channels: 4, pixels: out)
     }
 }

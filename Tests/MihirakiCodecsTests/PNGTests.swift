@@ -1,4 +1,5 @@
 import CMihirakiCodecs
+import Foundation
 import MihirakiTestSupport
 import Testing
 @testable import MihirakiCodecs
@@ -43,8 +44,32 @@ struct PNGTests {
                 #expect(status == MH_OK)
                 let png = Array(UnsafeBufferPointer(start: buffer.data, count: buffer.size))
                 mh_buffer_free(&buffer)
-                #expect(try PageDecoder.decode(png) == image, "\(w)×\(h)×\(c) level \(level)")
+                // libpng itself, not the fast path, must read it back.
+                #expect(try PageDecoder.open(png) { try $0.readAll() } == image, "\(w)×\(h)×\(c) level \(level)")
+                #expect(try PageDecoder.decode(png) == image)
             }
+        }
+    }
+
+    /// The libdeflate fast path must give exactly libpng's samples on every
+    /// file it accepts, and decline everything else (libpng then decides).
+    @Test("The plain-PNG fast path equals libpng on every PngSuite file it accepts")
+    func plainPathMatchesLibpng() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.pngSuite.path).filter { $0.hasSuffix(".png") }
+        var accepted = 0
+        for name in names.sorted() {
+            let bytes = try Fixtures.bytes(Fixtures.pngSuite.appendingPathComponent(name))
+            guard let fast = try PageDecoder.decodePlainPNG(bytes, maxPixels: .max) else { continue }
+            accepted += 1
+            let slow = try PageDecoder.open(bytes) { try $0.readAll() }
+            #expect(fast == slow, "\(name)")
+            #expect(!name.hasPrefix("x"), "\(name) is corrupt and must be left to libpng")
+        }
+        #expect(accepted >= 30)
+        // Mihiraki's own output, every filter, is plain.
+        for compression in PNGEncoder.Compression.allCases {
+            let image = Fixtures.solid(width: 9, height: 7, [1, 2, 3])
+            #expect(try PageDecoder.decodePlainPNG(try PNGEncoder.encode(image, compression: compression), maxPixels: .max) == image)
         }
     }
 
