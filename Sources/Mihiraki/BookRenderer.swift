@@ -30,6 +30,13 @@ public enum BookRenderer {
         public var booksTotal: Int
     }
 
+    /// Creates the output folder (and its parents) before any rendering, so an
+    /// unwritable location is one error up front rather than one per book.
+    /// - Throws: `MihirakiError` naming the folder.
+    public static func prepareOutput(_ outputRoot: String) throws {
+        try FileSystem.makeDirectories(outputRoot)
+    }
+
     /// Writes every spread of `plan` to `outputRoot/<book>/`, with `plan.options.jobs` workers.
     public static func render(_ plan: BookPlan, into outputRoot: String) -> Outcome {
         render([plan], into: outputRoot, jobs: plan.options.jobs)[0]
@@ -54,6 +61,7 @@ public enum BookRenderer {
         for (b, state) in books.enumerated() {
             do {
                 try FileSystem.makeDirectories(state.folder)
+                FileSystem.removeStaleTemporaries(in: state.folder)
                 items += state.plan.entries.indices.map { (b, $0) }
             } catch let error as MihirakiError {
                 state.fail(error)

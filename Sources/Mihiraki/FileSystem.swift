@@ -72,6 +72,18 @@ enum FileSystem {
         }
     }
 
+    /// Removes temporary files a killed run left in `folder` (named by
+    /// `writeAtomically`: `.NAME.PID.RANDOM.tmp`). Files of other names are
+    /// never touched.
+    static func removeStaleTemporaries(in folder: String) {
+        guard let names = try? list(folder) else { return }
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            let parts = name.dropFirst().dropLast(4).split(separator: ".")
+            guard parts.count >= 3, parts.suffix(2).allSatisfy({ $0.allSatisfy(\.isNumber) }) else { continue }
+            unlink(folder + "/" + name)
+        }
+    }
+
     /// Writes `bytes` to a temporary file beside `path` and renames it into
     /// place, so `path` is either absent, the old file, or the complete new one.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws {

@@ -61,6 +61,12 @@ struct RenderCommand: ParsableCommand {
         default: throw ValidationError("use either -o OUTDIR or --check GOLDEN, not both")
         }
         try refuseOutputInsideBooks(destination)
+        do {
+            try BookRenderer.prepareOutput(destination)
+        } catch let error as MihirakiError {
+            printError(error.description)
+            throw ExitCode(2)
+        }
 
         let start = Date()
         let (plans, planFailures) = planBooks(options)

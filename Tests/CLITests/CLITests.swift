@@ -229,3 +229,77 @@ struct RegressionCLITests {
         #expect(plan.status == 1 && plan.stdout.contains("book/spread-001.png: plan changed: [x|1]"))
     }
 }
+
+@Suite("Command line: safe output", .serialized)
+struct SafeOutputCLITests {
+    /// Every PNG under a final name decodes completely.
+    func allComplete(_ folder: String) throws -> Int {
+        var count = 0
+        for name in try FileManager.default.subpathsOfDirectory(atPath: folder) where name.hasSuffix(".png") {
+            let last = (name as NSString).lastPathComponent
+            if last.hasPrefix(".") { continue }
+            _ = try PageDecoder.decode(try Fixtures.bytes(URL(fileURLWithPath: folder + "/" + name)))
+            count += 1
+        }
+        return count
+    }
+
+    @Test("kill -9 mid-run leaves only complete PNGs under final names; a re-run finishes and cleans up")
+    func killed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let out = folder.path + "/out"
+        for delay in [0.15, 0.4, 0.8] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try mihirakiPath())
+            process.arguments = ["render", Fixtures.sampleBook.path, "-o", out, "--jobs", "2", "--quiet", "--size", "3000x2000"]
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            _ = try allComplete(out)
+        }
+        // What a killed writer leaves behind, and a user's own dot-file that must survive.
+        try FileManager.default.createDirectory(atPath: out + "/sample-book", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: out + "/sample-book/.spread-003.png.4242.17.tmp", contents: Data([1, 2]))
+        FileManager.default.createFile(atPath: out + "/sample-book/.notes.tmp", contents: Data([3]))
+        let rerun = try mihiraki(["render", Fixtures.sampleBook.path, "-o", out, "--quiet", "--size", "3000x2000"])
+        #expect(rerun.status == 0)
+        #expect(try allComplete(out) == 8)
+        let names = try FileManager.default.contentsOfDirectory(atPath: out + "/sample-book")
+        #expect(names.filter { $0.hasSuffix(".tmp") } == [".notes.tmp"], "\(names)")
+    }
+
+    @Test("A full disk (ulimit -f) is a clear error, exit 1, no partial file under a final name")
+    func fileSizeLimit() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let out = folder.path + "/out"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -f 200; exec \"$0\" render \"$1\" -o \"$2\" --quiet", try mihirakiPath(),
+                             Fixtures.sampleBook.path, out]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(text.contains("cannot write: File too large"), "\(text)")
+        #expect(text.split(separator: "\n").allSatisfy { $0.hasPrefix("mihiraki: ") })
+        _ = try allComplete(out)
+        #expect(!FileManager.default.fileExists(atPath: out + "/sample-book/manifest.json"))
+    }
+
+    @Test("An output location that cannot be created is one error and exit 2", arguments: ["/proc/mihiraki-out", "FILE/out"])
+    func unwritable(location: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try folder.write("afile", [1])
+        let target = location.replacingOccurrences(of: "FILE", with: file)
+        let run = try mihiraki(["render", Fixtures.sampleBook.path, "-o", target])
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("mihiraki: ") && run.stderr.contains("cannot create folder"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+}

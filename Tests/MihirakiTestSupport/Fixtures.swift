@@ -119,3 +119,36 @@ public func comicInfoXML(manga: String? = nil, pages: [String] = []) -> [UInt8] 
     if !pages.isEmpty { xml += "  <Pages>\n" + pages.map { "    <Page \($0)/>\n" }.joined() + "  </Pages>\n" }
     return Array((xml + "</ComicInfo>\n").utf8)
 }
+
+extension Fixtures {
+    /// A zlib stream of `count` zero bytes, deflated with fixed Huffman codes
+    /// by hand: a first literal 0, then length-258 copies at distance 1.
+    /// A few bytes per 258 zeros, so small files can claim huge images.
+    public static func zlibZeros(count: Int) -> [UInt8] {
+        var bits: [Bool] = []
+        func put(_ value: Int, _ n: Int) { for i in 0..<n { bits.append((value >> i) & 1 == 1) } }  // LSB first
+        func putCode(_ code: Int, _ n: Int) { for i in (0..<n).reversed() { bits.append((code >> i) & 1 == 1) } }
+        put(1, 1); put(1, 2)                  // final block, fixed Huffman
+        putCode(0b00110000, 8)                 // literal 0
+        var left = count - 1
+        while left >= 258 {
+            putCode(0b11000101, 8)             // length code 285 (258)
+            putCode(0, 5)                      // distance code 0 (1)
+            left -= 258
+        }
+        while left > 0 { putCode(0b00110000, 8); left -= 1 }
+        putCode(0, 7)                          // end of block (256)
+        var bytes: [UInt8] = [0x78, 0x01]
+        var byte: UInt8 = 0, n = 0
+        for bit in bits {
+            if bit { byte |= 1 << n }
+            n += 1
+            if n == 8 { bytes.append(byte); byte = 0; n = 0 }
+        }
+        if n > 0 { bytes.append(byte) }
+        // Adler-32 of zeros: a = 1, b = count mod 65521.
+        let b = UInt32(count % 65521)
+        let adler = (b << 16) | 1
+        return bytes + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> $0) }
+    }
+}
