@@ -1,9 +1,9 @@
-import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-
 /// The parts of a ComicRack/Anansi `ComicInfo.xml` that decide a layout.
+///
+/// Read with Mihiraki's own small XML scanner: FoundationXML's `XMLParser`
+/// crashes on some malformed documents (found by fuzzing: invalid UTF-8 in a
+/// tag name, a processing instruction without data), and a hostile file must
+/// cost one warning, not the run.
 public struct ComicInfo: Hashable, Sendable {
     /// `<Manga>`: `YesAndRightToLeft` → right-to-left, `No` → left-to-right;
     /// other values (`Yes`, `Unknown`) say nothing about direction.
@@ -35,56 +35,220 @@ public struct ComicInfo: Hashable, Sendable {
     }
 
     /// Parses the document.
-    /// - Throws: `MihirakiError` (`.badBook`) with the parser's reason when the XML is malformed.
+    /// - Throws: `MihirakiError` (`.badBook`) saying what is malformed.
     public static func parse(_ bytes: [UInt8]) throws -> ComicInfo {
-        let parser = XMLParser(data: Data(bytes))
-        parser.shouldResolveExternalEntities = false
-        let reader = Reader()
-        parser.delegate = reader
-        // FoundationXML's parse() can report success after recovering from an
-        // error, so the error itself is what counts.
-        let parsed = parser.parse()
-        if !parsed || parser.parserError != nil {
-            throw MihirakiError(.badBook, "ComicInfo.xml: malformed XML near line \(max(parser.lineNumber, 1))")
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw MihirakiError(.badBook, "ComicInfo.xml: not UTF-8 text")
         }
-        guard reader.sawRoot else { throw MihirakiError(.badBook, "ComicInfo.xml: not a ComicInfo document") }
-        return reader.info
+        var scanner = XMLScanner(Array(text.utf8))
+        var info = ComicInfo()
+        var open: [String] = []
+        var sawRoot = false
+        var manga = ""
+        do {
+            while let event = try scanner.next() {
+                switch event {
+                case .start(let name, let attributes, let selfClosing):
+                    if open.isEmpty {
+                        guard name == "ComicInfo", !sawRoot else { throw XMLScanner.Malformed("the root element is not ComicInfo") }
+                        sawRoot = true
+                    }
+                    if name == "Page", let page = page(attributes) { info.pages[page.image] = page }
+                    if !selfClosing { open.append(name) }
+                case .end(let name):
+                    guard open.last == name else { throw XMLScanner.Malformed("</\(name)> does not close <\(open.last ?? "")>") }
+                    open.removeLast()
+                    if name == "Manga" && open.count == 1 { info.direction = direction(manga) }
+                case .text(let content):
+                    if open.last == "Manga" && open.count == 2 { manga += content }
+                    if open.isEmpty && !content.allSatisfy(\.isWhitespace) {
+                        throw XMLScanner.Malformed("text outside the root element")
+                    }
+                }
+            }
+            guard sawRoot else { throw XMLScanner.Malformed("no ComicInfo element") }
+            guard open.isEmpty else { throw XMLScanner.Malformed("<\(open.last!)> is never closed") }
+        } catch let error as XMLScanner.Malformed {
+            throw MihirakiError(.badBook, "ComicInfo.xml: malformed XML near line \(scanner.line): \(error.reason)")
+        }
+        return info
     }
 
-    private final class Reader: NSObject, XMLParserDelegate {
-        var info = ComicInfo()
-        var sawRoot = false
-        private var text = ""
-        private var inManga = false
+    static func direction(_ value: String) -> ReadingDirectionHint? {
+        switch value.trimmingWhitespace().lowercased() {
+        case "yesandrighttoleft": return .rightToLeft
+        case "no": return .leftToRight
+        default: return nil
+        }
+    }
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                    qualifiedName: String?, attributes: [String: String] = [:]) {
-            switch name {
-            case "ComicInfo": sawRoot = true
-            case "Manga": inManga = true; text = ""
-            case "Page":
-                guard let image = attributes["Image"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }),
-                      image >= 0 else { return }
-                let types = Set((attributes["Type"] ?? "").split(whereSeparator: { $0 == " " || $0 == "," })
-                    .map { $0.lowercased() })
-                let double = attributes["DoublePage"]?.trimmingCharacters(in: .whitespaces).lowercased() == "true"
-                info.pages[image] = Page(image: image, types: types, doublePage: double)
-            default: break
+    static func page(_ attributes: [String: String]) -> Page? {
+        guard let image = attributes["Image"].flatMap({ Int($0.trimmingWhitespace()) }), image >= 0 else { return nil }
+        let types = Set((attributes["Type"] ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map { $0.lowercased() })
+        let double = attributes["DoublePage"]?.trimmingWhitespace().lowercased() == "true"
+        return Page(image: image, types: types, doublePage: double)
+    }
+}
+
+/// A strict, minimal XML tokenizer: elements, attributes, text with the five
+/// named and numeric character references, comments, processing
+/// instructions, CDATA and a DOCTYPE without an internal subset. Enough for
+/// ComicInfo.xml; anything else is reported as malformed.
+struct XMLScanner {
+    enum Event: Equatable {
+        case start(String, [String: String], selfClosing: Bool)
+        case end(String)
+        case text(String)
+    }
+
+    struct Malformed: Error {
+        var reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    private let bytes: [UInt8]
+    private var at = 0
+    private(set) var line = 1
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func next() throws -> Event? {
+        while at < bytes.count {
+            if bytes[at] != UInt8(ascii: "<") { return .text(try text()) }
+            if starts("<!--") { try skip(past: "-->", what: "comment"); continue }
+            if starts("<?") { try skip(past: "?>", what: "processing instruction"); continue }
+            if starts("<![CDATA[") {
+                let start = at + 9
+                try skip(past: "]]>", what: "CDATA section")
+                return .text(String(decoding: bytes[start..<(at - 3)], as: UTF8.self))
+            }
+            if starts("<!") {
+                if let close = find("[", from: at), let end = find(">", from: at), close < end {
+                    throw Malformed("DOCTYPE with an internal subset")
+                }
+                try skip(past: ">", what: "declaration")
+                continue
+            }
+            if starts("</") {
+                at += 2
+                let name = try self.name()
+                skipSpace()
+                try expect(">")
+                return .end(name)
+            }
+            at += 1
+            let name = try self.name()
+            var attributes: [String: String] = [:]
+            while true {
+                let hadSpace = skipSpace()
+                if starts("/>") { at += 2; return .start(name, attributes, selfClosing: true) }
+                if starts(">") { at += 1; return .start(name, attributes, selfClosing: false) }
+                guard hadSpace else { throw Malformed("bad character in <\(name)>") }
+                let key = try self.name()
+                skipSpace()
+                try expect("=")
+                skipSpace()
+                guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") || bytes[at] == UInt8(ascii: "'") else {
+                    throw Malformed("attribute \(key) has no quoted value")
+                }
+                let quote = bytes[at]
+                at += 1
+                guard let end = bytes[at...].firstIndex(of: quote) else { throw Malformed("unterminated attribute \(key)") }
+                let raw = Array(bytes[at..<end])
+                guard !raw.contains(UInt8(ascii: "<")) else { throw Malformed("'<' in attribute \(key)") }
+                attributes[key] = try decodeReferences(raw)
+                countLines(at, end + 1)
+                at = end + 1
             }
         }
+        return nil
+    }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if inManga { text += string }
+    private func starts(_ literal: String) -> Bool {
+        let pattern = Array(literal.utf8)
+        return bytes.count - at >= pattern.count && Array(bytes[at..<at + pattern.count]) == pattern
+    }
+
+    private func find(_ literal: String, from start: Int) -> Int? {
+        let pattern = Array(literal.utf8)
+        var i = start
+        while i + pattern.count <= bytes.count {
+            if bytes[i] == pattern[0] && Array(bytes[i..<i + pattern.count]) == pattern { return i }
+            i += 1
         }
+        return nil
+    }
 
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            guard name == "Manga" else { return }
-            inManga = false
-            switch text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() {
-            case "yesandrighttoleft": info.direction = .rightToLeft
-            case "no": info.direction = .leftToRight
-            default: break
+    private mutating func skip(past literal: String, what: String) throws {
+        guard let end = find(literal, from: at + 1) else { throw Malformed("unterminated \(what)") }
+        countLines(at, end)
+        at = end + literal.utf8.count
+    }
+
+    private mutating func countLines(_ from: Int, _ to: Int) {
+        for i in from..<min(to, bytes.count) where bytes[i] == 0x0A { line += 1 }
+    }
+
+    @discardableResult
+    private mutating func skipSpace() -> Bool {
+        let start = at
+        while at < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[at]) {
+            if bytes[at] == 0x0A { line += 1 }
+            at += 1
+        }
+        return at > start
+    }
+
+    private mutating func expect(_ literal: String) throws {
+        guard starts(literal) else { throw Malformed("expected '\(literal)'") }
+        at += literal.utf8.count
+    }
+
+    private mutating func name() throws -> String {
+        let start = at
+        while at < bytes.count, !" \t\r\n/>=<'\"&".utf8.contains(bytes[at]) { at += 1 }
+        guard at > start else { throw Malformed("missing name") }
+        return String(decoding: bytes[start..<at], as: UTF8.self)
+    }
+
+    private mutating func text() throws -> String {
+        let end = bytes[at...].firstIndex(of: UInt8(ascii: "<")) ?? bytes.count
+        let raw = Array(bytes[at..<end])
+        countLines(at, end)
+        at = end
+        return try decodeReferences(raw)
+    }
+
+    private func decodeReferences(_ raw: [UInt8]) throws -> String {
+        guard raw.contains(UInt8(ascii: "&")) else { return String(decoding: raw, as: UTF8.self) }
+        var out: [UInt8] = []
+        var i = 0
+        while i < raw.count {
+            guard raw[i] == UInt8(ascii: "&") else { out.append(raw[i]); i += 1; continue }
+            guard let semicolon = raw[i...].firstIndex(of: UInt8(ascii: ";")), semicolon - i <= 12 else {
+                throw Malformed("bare '&'")
             }
+            let entity = String(decoding: raw[(i + 1)..<semicolon], as: UTF8.self)
+            let named = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
+            if let value = named[entity] {
+                out += Array(value.utf8)
+            } else if entity.hasPrefix("#") {
+                let digits = entity.dropFirst()
+                let value = digits.hasPrefix("x") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+                guard let value, let scalar = Unicode.Scalar(value) else { throw Malformed("bad character reference &\(entity);") }
+                out += Array(String(Character(scalar)).utf8)
+            } else {
+                throw Malformed("unknown entity &\(entity);")
+            }
+            i = semicolon + 1
         }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars.drop(while: { $0.properties.isWhitespace })
+        return String(String.UnicodeScalarView(scalars.reversed().drop(while: { $0.properties.isWhitespace }).reversed()))
     }
 }

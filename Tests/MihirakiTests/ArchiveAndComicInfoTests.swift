@@ -107,6 +107,40 @@ struct ArchiveAndComicInfoTests {
         #expect(try BookPlan(book: book, options: RenderOptions()).direction == .ltr)
     }
 
+    /// Regression fixtures from fuzzing: each once crashed the process (inside
+    /// FoundationXML, which Mihiraki therefore no longer uses).
+    @Test("Inputs the fuzzer found are errors, not crashes", arguments: [
+        ("comicinfo-invalid-utf8-tag.xml", "ComicInfo.xml: not UTF-8 text"),
+        ("comicinfo-empty-processing-instruction.xml", "ComicInfo.xml: malformed XML"),
+    ])
+    func fuzzRegressions(name: String, error: String) throws {
+        let bytes = try Fixtures.bytes(Fixtures.testImages.appendingPathComponent("fuzz-regressions/" + name))
+        #expect { _ = try ComicInfo.parse(bytes) } throws: { ($0 as? MihirakiError)?.message.hasPrefix(error) == true }
+    }
+
+    @Test("The XML scanner: references, comments, CDATA, declarations; malformed documents named", arguments: [
+        ("<?xml version='1.0'?><!DOCTYPE x><ComicInfo><!-- c --><Manga><![CDATA[No]]></Manga></ComicInfo>", "ltr"),
+        ("<ComicInfo>\n <Manga>Yes&#65;nd&#x52;ightToLeft</Manga>\n</ComicInfo>", "rtl"),
+        ("<ComicInfo><Manga>YesAndRightToLeft</Manga><Pages><Page Image='1' Type=\"A&amp;B\"/></Pages></ComicInfo>", "rtl"),
+        ("<ComicInfo><Manga>No</Manga>", "error"),
+        ("<ComicInfo><Manga>No</Mang></ComicInfo>", "error"),
+        ("<Other/>", "error"),
+        ("<ComicInfo a=b/>", "error"),
+        ("<ComicInfo>&bogus;</ComicInfo>", "error"),
+        ("<ComicInfo/><ComicInfo/>", "error"),
+        ("<ComicInfo><!-- never closed </ComicInfo>", "error"),
+        ("", "error"),
+    ])
+    func scanner(document: String, expected: String) {
+        switch (Result { try ComicInfo.parse(Array(document.utf8)) }, expected) {
+        case (.success(let info), "rtl"): #expect(info.direction == .rightToLeft)
+        case (.success(let info), "ltr"): #expect(info.direction == .leftToRight)
+        case (.failure(let error), "error"):
+            #expect((error as? MihirakiError)?.message.hasPrefix("ComicInfo.xml: malformed XML near line") == true)
+        default: Issue.record("\(document) gave the wrong outcome")
+        }
+    }
+
     @Test("ComicInfo parsing reads only what matters and ignores the rest")
     func parsing() throws {
         let info = try ComicInfo.parse(comicInfoXML(manga: " YesAndRightToLeft ", pages: [
