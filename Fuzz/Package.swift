@@ -2,12 +2,18 @@
 // libFuzzer harnesses for Mihiraki's parsers. Built and run by scripts/fuzz
 // with -sanitize=fuzzer,address; kept out of the main package so a normal
 // build never needs the sanitizer runtimes.
+import Foundation
 import PackageDescription
+
+// A path dependency is known by its folder's name, which is whatever the
+// checkout is called.
+let mihiraki = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .lastPathComponent.lowercased()
 
 let package = Package(
     name: "MihirakiFuzz",
     dependencies: [.package(path: "..")],
     targets: ["FuzzPNG", "FuzzJPEG", "FuzzComicInfo", "FuzzArchive"].map { name in
-        .executableTarget(name: name, dependencies: [.product(name: "Mihiraki", package: "main")])
+        .executableTarget(name: name, dependencies: [.product(name: "Mihiraki", package: mihiraki)])
     }
 )
