@@ -13,7 +13,7 @@ let mihiraki = URL(fileURLWithPath: #filePath).deletingLastPathComponent().delet
 let package = Package(
     name: "MihirakiFuzz",
     dependencies: [.package(path: "..")],
-    targets: ["FuzzPNG", "FuzzJPEG", "FuzzComicInfo", "FuzzArchive"].map { name in
-        .executableTarget(name: name, dependencies: [.product(name: "Mihiraki", package: mihiraki)])
+    targets: [.target(name: "FuzzDriver")] + ["FuzzImage", "FuzzComicInfo", "FuzzArchive"].map { name in
+        .executableTarget(name: name, dependencies: ["FuzzDriver", .product(name: "Mihiraki", package: mihiraki)])
     }
 )

@@ -118,3 +118,32 @@ struct ExifTests {
         for cut in 0..<block.count { _ = ExifOrientation.parse(Array(block.prefix(cut))) }  // never traps
     }
 }
+
+@Suite("JPEGs from another encoder")
+struct ForeignJPEGTests {
+    /// TestImages/jpeg/ was written by Pillow (scripts/make-jpeg-seeds.py):
+    /// red top-left, green top-right, blue bottom-left, red bottom-right,
+    /// 40×24. Pillow writes CMYK with an Adobe marker, inverted.
+    @Test("Pillow's baseline, progressive, 4:4:4, gray, Adobe CMYK and EXIF-rotated JPEGs decode right",
+          arguments: ["baseline", "progressive", "subsampled-444", "gray", "cmyk-adobe", "exif-orientation-6"])
+    func decode(name: String) throws {
+        let bytes = try Fixtures.bytes(Fixtures.testImages.appendingPathComponent("jpeg/\(name).jpg"))
+        let image = try PageDecoder.decode(bytes)
+        let rotated = name == "exif-orientation-6"
+        #expect(image.width == (rotated ? 24 : 40) && image.height == (rotated ? 40 : 24))
+        // Sample the middle of each quadrant, in stored coordinates, then map through the rotation.
+        let samples: [(Int, Int, Color)] = [(8, 5, Color(red: 200, green: 40, blue: 40)),
+                                            (31, 5, Color(red: 30, green: 200, blue: 60)),
+                                            (8, 18, Color(red: 40, green: 50, blue: 220))]
+        for (x, y, expected) in samples {
+            let (px, py) = rotated ? (23 - y, x) : (x, y)
+            let actual = image.rgba(x: px, y: py)
+            if name == "gray" {
+                let luma = (299 * Int(expected.red) + 587 * Int(expected.green) + 114 * Int(expected.blue)) / 1000
+                #expect(abs(Int(actual.red) - luma) <= 6 && actual.isGray, "\(actual)")
+            } else {
+                #expect(close(actual, expected, within: 12), "\(name) at (\(x), \(y)): \(actual)")
+            }
+        }
+    }
+}

@@ -1,21 +1,18 @@
 import Mihiraki
 
-/// Any bytes through the PNG paths: header, whole decode (libdeflate fast
-/// path or libpng) and row streaming. Errors are fine; crashes, hangs and
-/// memory errors are what the fuzzer looks for.
+/// Any bytes as a page, through every way Mihiraki decodes one: header, whole
+/// decode (PNG fast path, libpng, libjpeg) and row streaming. scripts/fuzz
+/// runs it twice, seeded with PNGs and with JPEGs. Errors are fine; crashes,
+/// hangs and memory errors are what the fuzzer looks for. A small pixel limit
+/// keeps each run fast.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    decodeEveryWay(bytes)
-    return 0
-}
-
-/// Shared by the image harnesses: a small pixel limit keeps each run fast.
-func decodeEveryWay(_ bytes: [UInt8]) {
     _ = try? PageDecoder.header(of: bytes)
     _ = try? PageDecoder.decode(bytes, maxPixels: 1 << 22)
     _ = try? PageDecoder.withRows(bytes, maxPixels: 1 << 22) { width, _, channels, next in
         var row = [UInt8](repeating: 0, count: width * channels + 16)
         try row.withUnsafeMutableBufferPointer { try next($0.baseAddress!) }
     }
+    return 0
 }
