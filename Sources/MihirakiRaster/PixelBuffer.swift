@@ -48,14 +48,6 @@ public struct PixelBuffer: Hashable, Sendable {
     /// Bytes per row.
     public var rowBytes: Int { width * channels }
 
-    public var hasAlpha: Bool { channels == 2 || channels == 4 }
-
-    /// The samples of pixel `(x, y)`.
-    public subscript(x: Int, y: Int) -> ArraySlice<UInt8> {
-        let start = (y * width + x) * channels
-        return pixels[start..<start + channels]
-    }
-
     /// The pixel at `(x, y)` as straight RGBA (gray is expanded).
     public func rgba(x: Int, y: Int) -> Color {
         let i = (y * width + x) * channels
