@@ -67,7 +67,16 @@ public enum BookRenderer {
                 state.fail(error)
             } catch {}
         }
-        let work = items
+        // Biggest spreads first (stored pixels to decode), so the run does not
+        // end with one worker finishing a wide page while the other idles.
+        // Only the order of work changes; every file is the same.
+        let cost = items.map { item in
+            books[item.book].plan.entries[item.spread].spread.pages.reduce(0) { total, page in
+                let header = books[item.book].plan.headers[page - 1]
+                return total + header.storedWidth * header.storedHeight
+            }
+        }
+        let work = items.indices.sorted { cost[$0] != cost[$1] ? cost[$0] > cost[$1] : $0 < $1 }.map { items[$0] }
         let counter = ProgressCounter(total: work.count, books: books, report: progress)
         _ = ParallelMap.run(work.count, jobs: jobs) { k in
             books[work[k].book].renderSpread(work[k].spread)
