@@ -17,18 +17,25 @@ enum FileSystem {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw MihirakiError(.io, path: path, "cannot stat: \(errnoText())") }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw MihirakiError(.io, path: path, "is a folder, not a file") }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(Int(info.st_size))
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        return try drain(fd, path: path, sizeHint: Int(info.st_size), limit: .max)
+    }
+
+    /// Reads from `fd` until end of file or `limit` bytes, straight into the
+    /// array (no staging buffer), growing it if the file is longer than hinted.
+    private static func drain(_ fd: Int32, path: String, sizeHint: Int, limit: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: max(min(sizeHint, limit), 0) + (limit > sizeHint ? 1 : 0))
+        var filled = 0
+        while filled < limit {
+            if filled == bytes.count { bytes += [UInt8](repeating: 0, count: min(max(bytes.count, 1 << 16), limit - filled)) }
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw MihirakiError(.io, path: path, "read failed: \(errnoText())")
             }
             if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
+            filled += n
         }
+        bytes.removeSubrange(filled...)
         return bytes
     }
 
@@ -121,17 +128,6 @@ extension FileSystem {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw MihirakiError(.io, path: path, "cannot open: \(errnoText())") }
         defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw MihirakiError(.io, path: path, "read failed: \(errnoText())")
-            }
-            if n == 0 { break }
-            filled += n
-        }
-        return Array(bytes[0..<filled])
+        return try drain(fd, path: path, sizeHint: count, limit: count)
     }
 }
