@@ -79,8 +79,7 @@ public enum BookRenderer {
         let work = items.indices.sorted { cost[$0] != cost[$1] ? cost[$0] > cost[$1] : $0 < $1 }.map { items[$0] }
         let counter = ProgressCounter(total: work.count, books: books, report: progress)
         _ = ParallelMap.run(work.count, jobs: jobs) { k in
-            books[work[k].book].renderSpread(work[k].spread)
-            counter.spreadDone()
+            counter.spreadDone(completingBook: books[work[k].book].renderSpread(work[k].spread))
         }
         return books.map { $0.outcome() }
     }
@@ -121,7 +120,9 @@ final class BookState: @unchecked Sendable {
 
     /// Renders and writes one spread; the worker that completes the book
     /// writes its manifest and contact sheet.
-    func renderSpread(_ index: Int) {
+    /// - Returns: whether this spread completed the book.
+    @discardableResult
+    func renderSpread(_ index: Int) -> Bool {
         let entry = plan.entries[index]
         let path = folder + "/" + entry.file
         var tile: PixelBuffer?
@@ -146,6 +147,7 @@ final class BookState: @unchecked Sendable {
         let complete = remaining == 0
         lock.unlock()
         if complete { finish() }
+        return complete
     }
 
     private func finish() {
@@ -189,25 +191,29 @@ final class BookState: @unchecked Sendable {
     }
 }
 
-/// Counts finished spreads and reports progress, one call at a time.
+/// Counts finished spreads and books and reports progress, one call at a time.
 final class ProgressCounter: @unchecked Sendable {
     private let lock = NSLock()
     private let total: Int
-    private let books: [BookState]
+    private let booksTotal: Int
     private let report: (@Sendable (BookRenderer.Progress) -> Void)?
     private var done = 0
+    private var booksDone: Int
 
     init(total: Int, books: [BookState], report: (@Sendable (BookRenderer.Progress) -> Void)?) {
         self.total = total
-        self.books = books
+        self.booksTotal = books.count
         self.report = report
+        // Books that failed before rendering (or have no spreads) are done already.
+        booksDone = books.filter(\.isDone).count
     }
 
-    func spreadDone() {
+    func spreadDone(completingBook: Bool) {
         guard let report else { return }
         lock.lock(); defer { lock.unlock() }
         done += 1
-        report(BookRenderer.Progress(spreadsDone: done, spreadsTotal: total,
-                                     booksDone: books.filter(\.isDone).count, booksTotal: books.count))
+        if completingBook { booksDone += 1 }
+        report(BookRenderer.Progress(spreadsDone: done, spreadsTotal: total, booksDone: booksDone,
+                                     booksTotal: booksTotal))
     }
 }
