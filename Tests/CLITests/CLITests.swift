@@ -22,8 +22,13 @@ func mihirakiPath() throws -> String {
 }
 
 func mihiraki(_ arguments: [String]) throws -> Run {
+    try run(try mihirakiPath(), arguments)
+}
+
+/// Runs a program to completion, capturing its output and status.
+func run(_ executable: String, _ arguments: [String]) throws -> Run {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try mihirakiPath())
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
@@ -161,14 +166,8 @@ struct LibraryCLITests {
         let lib = folder.path + "/lib/"
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
         let binary = try mihirakiPath()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "\(binary) render \(lib)comic -o \(folder.path)/tty --size x100", "/dev/null"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try run("/usr/bin/script",
+                           ["-qec", "\(binary) render \(lib)comic -o \(folder.path)/tty --size x100", "/dev/null"]).stdout
         #expect(text.contains("spreads 2/2") && text.contains("spreads/s"))
         let piped = try mihiraki(["render", lib + "comic", "-o", folder.path + "/pipe", "--quiet"])
         #expect(piped.status == 0 && piped.stderr.isEmpty && piped.stdout.isEmpty)
@@ -277,16 +276,10 @@ struct SafeOutputCLITests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let out = folder.path + "/out"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "ulimit -f 200; exec \"$0\" render \"$1\" -o \"$2\" --quiet", try mihirakiPath(),
-                             Fixtures.sampleBook.path, out]
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        let limited = try run("/bin/sh", ["-c", "ulimit -f 200; exec \"$0\" render \"$1\" -o \"$2\" --quiet",
+                                          try mihirakiPath(), Fixtures.sampleBook.path, out])
+        let text = limited.stderr
+        #expect(limited.status == 1)
         #expect(text.contains("cannot write: File too large"), "\(text)")
         #expect(text.split(separator: "\n").allSatisfy { $0.hasPrefix("mihiraki: ") })
         _ = try allComplete(out)
