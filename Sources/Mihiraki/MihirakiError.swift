@@ -1,3 +1,5 @@
+import Foundation
+
 /// An error a user sees: one line naming the file and the reason.
 public struct MihirakiError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Code: String, Hashable, Sendable {
@@ -26,15 +28,5 @@ public struct MihirakiError: Error, Hashable, Sendable, CustomStringConvertible 
     public var description: String {
         let line = path.map { "\($0): \(message)" } ?? message
         return line.replacingOccurrences(of: "\n", with: " ")
-    }
-}
-
-extension String {
-    func replacingOccurrences(of target: Character, with replacement: String) -> String {
-        var result = ""
-        for character in self {
-            if character == target { result += replacement } else { result.append(character) }
-        }
-        return result
     }
 }
