@@ -8,8 +8,8 @@ let package = Package(
         .executable(name: "mihiraki", targets: ["mihiraki"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // Every libpng / libjpeg call lives here; setjmp/longjmp never leave C.
@@ -31,15 +31,18 @@ let package = Package(
         // The command-line tool, a thin layer over the library.
         .executableTarget(
             name: "mihiraki",
-            dependencies: ["Mihiraki", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Mihiraki", "MihirakiRaster", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // A JPEG writer for test fixtures: Mihiraki itself never writes JPEG.
+        .target(name: "CMihirakiFixtureCodecs", path: "Tests/CMihirakiFixtureCodecs",
+                linkerSettings: [.linkedLibrary("jpeg")]),
         // Fixture paths and image builders shared by the test targets.
-        .target(name: "MihirakiTestSupport", dependencies: ["MihirakiCodecs", "ZIPFoundation"],
+        .target(name: "MihirakiTestSupport", dependencies: ["MihirakiCodecs", "CMihirakiFixtureCodecs", "ZIPFoundation"],
                 path: "Tests/MihirakiTestSupport"),
         .testTarget(name: "MihirakiCoreTests", dependencies: ["MihirakiCore"]),
         .testTarget(name: "MihirakiRasterTests", dependencies: ["MihirakiRaster"]),
         .testTarget(name: "MihirakiCodecsTests", dependencies: ["MihirakiCodecs", "CMihirakiCodecs", "MihirakiTestSupport"]),
-        .testTarget(name: "MihirakiTests", dependencies: ["Mihiraki", "MihirakiTestSupport"]),
+        .testTarget(name: "MihirakiTests", dependencies: ["Mihiraki", "MihirakiCore", "MihirakiRaster", "MihirakiCodecs", "MihirakiTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["mihiraki", "MihirakiTestSupport", "MihirakiCodecs", "MihirakiRaster"]),
     ]
 )

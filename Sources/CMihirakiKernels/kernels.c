@@ -6,17 +6,15 @@
 #include <emmintrin.h>
 #endif
 
-#define MH_PRECISION 14
-
 static inline uint8_t clamp_byte(int32_t acc) {
-    int32_t v = acc >> MH_PRECISION;
+    int32_t v = acc >> MH_RESAMPLE_PRECISION;
     return (uint8_t)(v < 0 ? 0 : (v > 255 ? 255 : v));
 }
 
 void mh_resample_columns(const uint8_t *src, size_t src_stride, size_t row_bytes,
                          const int32_t *starts, const int32_t *counts, const int16_t *weights, int taps,
                          int out_rows, uint8_t *dst, size_t dst_stride) {
-    const int32_t bias = 1 << (MH_PRECISION - 1);
+    const int32_t bias = 1 << (MH_RESAMPLE_PRECISION - 1);
     for (int o = 0; o < out_rows; o++) {
         const uint8_t *first = src + (size_t)starts[o] * src_stride;
         const int16_t *w = weights + (size_t)o * (size_t)taps;
@@ -50,10 +48,10 @@ void mh_resample_columns(const uint8_t *src, size_t src_stride, size_t row_bytes
                 acc2 = _mm_add_epi32(acc2, _mm_madd_epi16(_mm_unpacklo_epi16(hi0, zero), single));
                 acc3 = _mm_add_epi32(acc3, _mm_madd_epi16(_mm_unpackhi_epi16(hi0, zero), single));
             }
-            acc0 = _mm_srai_epi32(acc0, MH_PRECISION);
-            acc1 = _mm_srai_epi32(acc1, MH_PRECISION);
-            acc2 = _mm_srai_epi32(acc2, MH_PRECISION);
-            acc3 = _mm_srai_epi32(acc3, MH_PRECISION);
+            acc0 = _mm_srai_epi32(acc0, MH_RESAMPLE_PRECISION);
+            acc1 = _mm_srai_epi32(acc1, MH_RESAMPLE_PRECISION);
+            acc2 = _mm_srai_epi32(acc2, MH_RESAMPLE_PRECISION);
+            acc3 = _mm_srai_epi32(acc3, MH_RESAMPLE_PRECISION);
             // Saturating packs clamp to 0…255 exactly as clamp_byte does.
             __m128i packed = _mm_packus_epi16(_mm_packs_epi32(acc0, acc1), _mm_packs_epi32(acc2, acc3));
             _mm_storeu_si128((__m128i *)(out + i), packed);
@@ -80,7 +78,7 @@ void mh_keep_large_buffers(void) {
 
 void mh_resample_row(const uint8_t *in, int channels, const int32_t *starts, const int32_t *counts,
                      const int16_t *weights, int weight_stride, int out_width, uint8_t *out) {
-    const int32_t bias = 1 << (MH_PRECISION - 1);
+    const int32_t bias = 1 << (MH_RESAMPLE_PRECISION - 1);
 #if defined(__SSE2__)
     const __m128i zero = _mm_setzero_si128();
     if (channels == 1) {
@@ -104,7 +102,7 @@ void mh_resample_row(const uint8_t *in, int channels, const int32_t *starts, con
             __m128i s01 = _mm_add_epi32(_mm_unpacklo_epi32(acc[0], acc[1]), _mm_unpackhi_epi32(acc[0], acc[1]));
             __m128i s23 = _mm_add_epi32(_mm_unpacklo_epi32(acc[2], acc[3]), _mm_unpackhi_epi32(acc[2], acc[3]));
             __m128i sums = _mm_add_epi32(_mm_unpacklo_epi64(s01, s23), _mm_unpackhi_epi64(s01, s23));
-            sums = _mm_srai_epi32(_mm_add_epi32(sums, bias4), MH_PRECISION);
+            sums = _mm_srai_epi32(_mm_add_epi32(sums, bias4), MH_RESAMPLE_PRECISION);
             int32_t packed = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(sums, zero), zero));
             memcpy(out + o, &packed, 4);
         }
@@ -137,7 +135,7 @@ void mh_resample_row(const uint8_t *in, int channels, const int32_t *starts, con
                 __m128i pair = _mm_set1_epi32((int32_t)(((uint32_t)(uint16_t)w[t + 1] << 16) | (uint16_t)w[t]));
                 acc = _mm_add_epi32(acc, _mm_madd_epi16(px, pair));
             }
-            acc = _mm_srai_epi32(acc, MH_PRECISION);
+            acc = _mm_srai_epi32(acc, MH_RESAMPLE_PRECISION);
             int32_t packed = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(acc, zero), zero));
             memcpy(out + (size_t)o * (size_t)channels, &packed, (size_t)channels);
         }

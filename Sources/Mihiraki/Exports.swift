@@ -1,4 +1,13 @@
-// The library's front door re-exports the value types people use with it.
-@_exported import MihirakiCodecs
-@_exported import MihirakiCore
-@_exported import MihirakiRaster
+// The value types a client of the front door needs by name, from the inner
+// modules: the options' vocabulary, colours, and the pixels a rendered spread
+// comes back as. Everything else in the inner modules stays inside the package.
+@_exported import enum MihirakiCore.CanvasSize
+@_exported import enum MihirakiCore.CoverMode
+@_exported import enum MihirakiCore.FitMode
+@_exported import enum MihirakiCore.HorizontalAlignment
+@_exported import enum MihirakiCore.LayoutMode
+@_exported import struct MihirakiCore.PageAspect
+@_exported import enum MihirakiCore.ReadingDirection
+@_exported import enum MihirakiCodecs.PNGCompression
+@_exported import struct MihirakiRaster.Color
+@_exported import struct MihirakiRaster.PixelBuffer

@@ -1,6 +1,6 @@
 /// Why a page could not be read or an image could not be written.
-public struct CodecError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Code: String, Hashable, Sendable {
+package struct CodecError: Error, Hashable, Sendable, CustomStringConvertible {
+    package enum Code: String, Hashable, Sendable {
         /// Damaged or truncated data.
         case corrupt
         /// Well-formed, but a format or feature Mihiraki does not read.
@@ -11,14 +11,14 @@ public struct CodecError: Error, Hashable, Sendable, CustomStringConvertible {
         case outOfMemory
     }
 
-    public var code: Code
+    package var code: Code
     /// One line, without the file name: the caller knows which file it read.
-    public var message: String
+    package var message: String
 
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -1,8 +1,8 @@
 /// Reads the orientation tag (0x0112) from an EXIF block.
-public enum ExifOrientation {
+package enum ExifOrientation {
     /// The orientation (1–8) in `tiff`, the payload after `Exif\0\0`; `nil`
     /// when absent, out of range or the block is malformed. Never traps.
-    public static func parse(_ tiff: [UInt8]) -> Int? {
+    package static func parse(_ tiff: [UInt8]) -> Int? {
         guard tiff.count >= 8 else { return nil }
         let little: Bool
         switch (tiff[0], tiff[1]) {
@@ -33,5 +33,5 @@ public enum ExifOrientation {
     }
 
     /// True when the orientation turns the image a quarter (width and height swap).
-    public static func swapsAxes(_ orientation: Int) -> Bool { (5...8).contains(orientation) }
+    package static func swapsAxes(_ orientation: Int) -> Bool { (5...8).contains(orientation) }
 }

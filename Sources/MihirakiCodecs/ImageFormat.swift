@@ -1,13 +1,13 @@
 /// What a file is, judged from its first bytes, never from its name.
-public enum ImageFormat: String, Hashable, Sendable {
+package enum ImageFormat: String, Hashable, Sendable {
     case png, jpeg
     /// Formats people keep comics in that Mihiraki does not decode; named in errors.
     case gif, webp, bmp, tiff, avif, heic, jpegXL = "jpeg-xl"
 
-    public var isDecodable: Bool { self == .png || self == .jpeg }
+    package var isDecodable: Bool { self == .png || self == .jpeg }
 
     /// Recognises the format from a file's leading bytes, or `nil`.
-    public static func sniff<C: Collection<UInt8>>(_ bytes: C) -> ImageFormat? {
+    package static func sniff<C: Collection<UInt8>>(_ bytes: C) -> ImageFormat? {
         let head = Array(bytes.prefix(16))
         func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
             head.count >= offset + magic.count && Array(head[offset..<offset + magic.count]) == magic

@@ -2,30 +2,30 @@ import CMihirakiCodecs
 import MihirakiRaster
 
 /// What a page's header says, read without decoding any pixels.
-public struct PageHeader: Hashable, Sendable {
-    public var format: ImageFormat
+package struct PageHeader: Hashable, Sendable {
+    package var format: ImageFormat
     /// Size as stored in the file.
-    public var storedWidth: Int
-    public var storedHeight: Int
+    package var storedWidth: Int
+    package var storedHeight: Int
     /// EXIF orientation (1–8); 1 when the file has none.
-    public var orientation: Int
+    package var orientation: Int
     /// True when the decoded samples will be gray (with or without alpha).
-    public var isGray: Bool
+    package var isGray: Bool
 
     /// Width as displayed, after the EXIF orientation is applied.
-    public var width: Int { ExifOrientation.swapsAxes(orientation) ? storedHeight : storedWidth }
+    package var width: Int { ExifOrientation.swapsAxes(orientation) ? storedHeight : storedWidth }
     /// Height as displayed, after the EXIF orientation is applied.
-    public var height: Int { ExifOrientation.swapsAxes(orientation) ? storedWidth : storedHeight }
+    package var height: Int { ExifOrientation.swapsAxes(orientation) ? storedWidth : storedHeight }
 }
 
 /// Decodes PNG and JPEG pages into upright 8-bit buffers.
-public enum PageDecoder {
+package enum PageDecoder {
     /// The default pixel limit per page (SPEC §6: 200 million).
-    public static let defaultMaxPixels = 200_000_000
+    package static let defaultMaxPixels = 200_000_000
 
     /// Reads a page's header.
     /// - Throws: `CodecError` for unknown, unsupported or damaged data.
-    public static func header(of bytes: [UInt8]) throws -> PageHeader {
+    package static func header(of bytes: [UInt8]) throws -> PageHeader {
         try open(bytes) { $0.header }
     }
 
@@ -37,7 +37,7 @@ public enum PageDecoder {
     ///   - maxPixels: refuse, before allocating pixel memory, a page whose
     ///     header claims more pixels than this.
     /// - Throws: `CodecError`.
-    public static func decode(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels) throws -> PixelBuffer {
+    package static func decode(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels) throws -> PixelBuffer {
         if let plain = try decodePlainPNG(bytes, maxPixels: maxPixels) { return plain }
         return try open(bytes) { page in
             try checkPixelLimit(width: page.header.storedWidth, height: page.header.storedHeight, maxPixels: maxPixels)
@@ -53,7 +53,7 @@ public enum PageDecoder {
     /// are decoded whole first and then handed out the same way.
     ///
     /// - Throws: `CodecError` from the header, the pixel limit or any row.
-    public static func withRows<T>(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels,
+    package static func withRows<T>(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels,
                                    _ body: (_ width: Int, _ height: Int, _ channels: Int,
                                             _ nextRow: (UnsafeMutablePointer<UInt8>) throws -> Void) throws -> T) throws -> T {
         try open(bytes) { page in
@@ -122,103 +122,11 @@ public enum PageDecoder {
 
     /// Refuses a `width × height` image above `maxPixels` (no limit when `nil`).
     /// - Throws: `CodecError` with code `.tooLarge`.
-    public static func checkPixelLimit(width: Int, height: Int, maxPixels: Int?) throws {
+    package static func checkPixelLimit(width: Int, height: Int, maxPixels: Int?) throws {
         guard let maxPixels else { return }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || pixels > maxPixels {
             throw CodecError(.tooLarge, "\(width)×\(height) is more than the \(maxPixels)-pixel limit (--max-pixels)")
-        }
-    }
-
-    static func openPNG<T>(_ bytes: [UInt8], _ body: (OpenedPage) throws -> T) throws -> T {
-        try bytes.withUnsafeBytes { raw in
-            var info = mh_png_info()
-            var error = mh_error()
-            guard let reader = mh_png_open(raw.baseAddress, raw.count, &info, &error) else {
-                throw CodecError(error)
-            }
-            defer { mh_png_close(reader) }
-            let width = Int(info.width), height = Int(info.height), channels = Int(info.channels)
-            let header = PageHeader(format: .png, storedWidth: width, storedHeight: height, orientation: 1,
-                                    isGray: channels <= 2)
-            if info.interlaced != 0 {
-                // Interlaced rows only exist once every pass is read: decode whole.
-                var whole: PixelBuffer?
-                var line = 0
-                return try body(OpenedPage(header: header, channels: channels, streams: false) { row in
-                    if whole == nil {
-                        whole = try PixelBuffer(width: width, height: height, channels: channels) { out in
-                            guard mh_png_read(reader, out.baseAddress, width * channels, &error) == MH_OK else {
-                                throw CodecError(error)
-                            }
-                        }
-                    }
-                    whole!.pixels.withUnsafeBufferPointer {
-                        row.update(from: $0.baseAddress! + line * width * channels, count: width * channels)
-                    }
-                    line += 1
-                })
-            }
-            return try body(OpenedPage(header: header, channels: channels, streams: true) { row in
-                guard mh_png_read_row(reader, row, &error) == MH_OK else { throw CodecError(error) }
-            })
-        }
-    }
-
-    static func openJPEG<T>(_ bytes: [UInt8], _ body: (OpenedPage) throws -> T) throws -> T {
-        try bytes.withUnsafeBytes { raw in
-            var info = mh_jpeg_info()
-            var error = mh_error()
-            guard let reader = mh_jpeg_open(raw.baseAddress, raw.count, 1, &info, &error) else {
-                throw CodecError(error)
-            }
-            defer { mh_jpeg_close(reader) }
-            var orientation = 1
-            if let exif = info.exif, info.exif_size > 0 {
-                orientation = ExifOrientation.parse(Array(UnsafeBufferPointer(start: exif, count: info.exif_size))) ?? 1
-            }
-            let width = Int(info.width), height = Int(info.height), channels = Int(info.channels)
-            let header = PageHeader(format: .jpeg, storedWidth: width, storedHeight: height,
-                                    orientation: orientation, isGray: channels == 1)
-            guard Int(info.color_model) == Int(MH_JPEG_CMYK) else {
-                return try body(OpenedPage(header: header, channels: channels, streams: true) { row in
-                    guard mh_jpeg_read_row(reader, row, &error) == MH_OK else { throw CodecError(error) }
-                })
-            }
-            let inverted = info.adobe_marker != 0
-            var cmyk = [UInt8](repeating: 0, count: width * 4)
-            return try body(OpenedPage(header: header, channels: 3, streams: true) { row in
-                try cmyk.withUnsafeMutableBufferPointer { buffer in
-                    guard mh_jpeg_read_row(reader, buffer.baseAddress, &error) == MH_OK else { throw CodecError(error) }
-                    cmykRowToRGB(UnsafePointer(buffer.baseAddress!), row, count: width, adobeInverted: inverted)
-                }
-            })
-        }
-    }
-
-    /// CMYK samples to RGB. Files with an Adobe APP14 marker store CMYK
-    /// inverted (Photoshop's convention), so there `R = C·K/255`; otherwise
-    /// `R = (255−C)·(255−K)/255`. Rounded to nearest.
-    public static func cmykToRGB(_ cmyk: PixelBuffer, adobeInverted: Bool) -> PixelBuffer {
-        precondition(cmyk.channels == 4, "CMYK has four samples per pixel")
-        return PixelBuffer(width: cmyk.width, height: cmyk.height, channels: 3) { out in
-            cmyk.pixels.withUnsafeBufferPointer { src in
-                cmykRowToRGB(src.baseAddress!, out.baseAddress!, count: cmyk.width * cmyk.height,
-                             adobeInverted: adobeInverted)
-            }
-        }
-    }
-
-    static func cmykRowToRGB(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int,
-                             adobeInverted: Bool) {
-        for i in 0..<count {
-            var k = Int(src[4 * i + 3])
-            if !adobeInverted { k = 255 - k }
-            for j in 0..<3 {
-                var c = Int(src[4 * i + j])
-                if !adobeInverted { c = 255 - c }
-                dst[3 * i + j] = UInt8((c * k + 127) / 255)
-            }
         }
     }
 }

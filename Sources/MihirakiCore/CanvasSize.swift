@@ -30,7 +30,7 @@ public enum CanvasSize: Hashable, Sendable, CustomStringConvertible {
 
     /// The canvas in pixels. A derived side is the natural size of two page
     /// slots plus the gap (one slot in single mode), snapped like every edge.
-    public func resolved(layout: LayoutMode, pageAspect: PageAspect, gap: Double) -> (width: Int, height: Int) {
+    package func resolved(layout: LayoutMode, pageAspect: PageAspect, gap: Double) -> (width: Int, height: Int) {
         let slots = layout == .spread ? 2.0 : 1.0
         let between = layout == .spread ? gap : 0
         let ratio = slots * pageAspect.width / pageAspect.height

@@ -1,72 +1,72 @@
 /// A rectangle in canvas pixels after snapping: `[x, y, width, height]`.
-public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
+package struct PixelRect: Hashable, Sendable, CustomStringConvertible {
+    package var x: Int
+    package var y: Int
+    package var width: Int
+    package var height: Int
 
-    public init(x: Int, y: Int, width: Int, height: Int) {
+    package init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
         self.width = width
         self.height = height
     }
 
-    public var description: String { "[\(x), \(y), \(width), \(height)]" }
+    package var description: String { "[\(x), \(y), \(width), \(height)]" }
 }
 
 /// A rectangle in real numbers, by its edges.
-public struct RealRect: Hashable, Sendable {
-    public var minX: Double
-    public var minY: Double
-    public var maxX: Double
-    public var maxY: Double
+package struct RealRect: Hashable, Sendable {
+    package var minX: Double
+    package var minY: Double
+    package var maxX: Double
+    package var maxY: Double
 
-    public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+    package init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
         self.minX = minX
         self.minY = minY
         self.maxX = maxX
         self.maxY = maxY
     }
 
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    package init(x: Double, y: Double, width: Double, height: Double) {
         self.init(minX: x, minY: y, maxX: x + width, maxY: y + height)
     }
 
-    public var width: Double { maxX - minX }
-    public var height: Double { maxY - minY }
+    package var width: Double { maxX - minX }
+    package var height: Double { maxY - minY }
 
     /// Each edge snapped on its own with `floor(v + 0.5)` (SPEC §3), so edges
     /// equal in real numbers stay equal in pixels: no seam, no overlap.
-    public var snapped: PixelRect {
+    package var snapped: PixelRect {
         let x0 = Int(snap(minX)), y0 = Int(snap(minY))
         let x1 = Int(snap(maxX)), y1 = Int(snap(maxY))
         return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     /// This rectangle reflected across the vertical line `x = axis`.
-    public func mirrored(acrossX axis: Double) -> RealRect {
+    package func mirrored(acrossX axis: Double) -> RealRect {
         RealRect(minX: 2 * axis - maxX, minY: minY, maxX: 2 * axis - minX, maxY: maxY)
     }
 }
 
 /// SPEC §3's rounding rule.
 @inline(__always)
-public func snap(_ value: Double) -> Double { (value + 0.5).rounded(.down) }
+package func snap(_ value: Double) -> Double { (value + 0.5).rounded(.down) }
 
 /// The page slots of a canvas: where the left, right and wide pages may go.
-public struct SlotFrames: Hashable, Sendable {
-    public var left: RealRect
-    public var right: RealRect
+package struct SlotFrames: Hashable, Sendable {
+    package var left: RealRect
+    package var right: RealRect
     /// The union of both slots (a wide page's slot); in single mode, the canvas.
-    public var wide: RealRect
+    package var wide: RealRect
     /// Single mode's one slot.
-    public var single: RealRect
+    package var single: RealRect
     /// The vertical line pages meet at, and blanks mirror across.
-    public var spineX: Double
+    package var spineX: Double
 
     /// Computes the slots for a canvas (SPEC §3).
-    public init(options: GeometryOptions) {
+    package init(options: GeometryOptions) {
         let w = Double(options.canvasWidth), h = Double(options.canvasHeight), g = options.gap
         let a = options.pageAspect.width, b = options.pageAspect.height
         let slotW: Double, slotH: Double, y: Double, leftX: Double
@@ -108,20 +108,20 @@ public struct SlotFrames: Hashable, Sendable {
 }
 
 /// Which part of a spread a slot is, as the manifest names it.
-public enum SlotSide: String, Hashable, Sendable {
+package enum SlotSide: String, Hashable, Sendable {
     case left, right, wide, single
 }
 
 /// One placed rectangle of a spread: a page or a blank, and where it is drawn.
-public struct PlacedSlot: Hashable, Sendable {
-    public var side: SlotSide
-    public var leaf: Leaf
+package struct PlacedSlot: Hashable, Sendable {
+    package var side: SlotSide
+    package var leaf: Leaf
     /// The drawn rectangle in real numbers, before snapping.
-    public var frame: RealRect
+    package var frame: RealRect
     /// The drawn rectangle in canvas pixels.
-    public var rect: PixelRect { frame.snapped }
+    package var rect: PixelRect { frame.snapped }
 
-    public init(side: SlotSide, leaf: Leaf, frame: RealRect) {
+    package init(side: SlotSide, leaf: Leaf, frame: RealRect) {
         self.side = side
         self.leaf = leaf
         self.frame = frame
@@ -129,14 +129,14 @@ public struct PlacedSlot: Hashable, Sendable {
 }
 
 /// Where each page and blank of a spread is drawn (SPEC §3). Pure.
-public enum Layout {
+package enum Layout {
     /// The drawn rectangles of one spread, listed left to right.
     ///
     /// - Parameters:
     ///   - spread: which pages and blanks the image shows.
     ///   - pageSize: width and height in pixels (after EXIF orientation) of a page number.
     ///   - options: canvas, gap, page aspect, fit and alignment.
-    public static func place(_ spread: Spread, pageSize: (Int) -> (width: Int, height: Int),
+    package static func place(_ spread: Spread, pageSize: (Int) -> (width: Int, height: Int),
                              options: GeometryOptions) -> [PlacedSlot] {
         let frames = SlotFrames(options: options)
         switch spread {

@@ -3,17 +3,15 @@
 /// Spread mode is built once, left to right, as a stream of slots that
 /// alternate left and right; right-to-left books are the same spreads mirrored,
 /// never re-paired.
-public enum Imposition {
+package enum Imposition {
     /// The spreads of a book, in the order they are written to files.
     ///
     /// - Parameters:
     ///   - pageCount: pages after deleted ones are dropped, numbered `1...pageCount`.
     ///   - widePages: pages that are already double-page spreads.
-    ///   - forcedSolo: pages to show alone with a blank partner, in addition to
-    ///     `options.soloPages` (ComicInfo's `FrontCover` uses this).
     ///   - options: layout, direction, cover mode and repairs.
     /// - Returns: reading order, or visual order for a right-to-left `strip`.
-    public static func spreads(pageCount: Int, widePages: Set<Int> = [], forcedSolo: Set<Int> = [],
+    package static func spreads(pageCount: Int, widePages: Set<Int> = [],
                                options: ImpositionOptions) -> [Spread] {
         guard pageCount > 0 else { return [] }
         var spreads: [Spread]
@@ -23,7 +21,7 @@ public enum Imposition {
             spreads = (1...pageCount).map { widePages.contains($0) ? .wide($0) : .single($0) }
         case .spread:
             spreads = leftToRightSpreads(pageCount: pageCount, widePages: widePages,
-                                         soloPages: options.soloPages.union(forcedSolo),
+                                         soloPages: options.soloPages,
                                          blankBefore: options.blankBefore, cover: options.cover)
             if options.direction == .rtl { spreads = spreads.map(\.mirrored) }
         }

@@ -1,9 +1,9 @@
 /// Natural, case-insensitive ordering of file names: `page2` < `page10`.
-public enum NaturalOrder {
+package enum NaturalOrder {
     /// True when `a` sorts before `b`. Digit runs compare by value, other runs
     /// case-insensitively; names equal that way fall back to their exact bytes,
     /// so the order is total and the same on every machine.
-    public static func less(_ a: String, _ b: String) -> Bool {
+    package static func less(_ a: String, _ b: String) -> Bool {
         let ka = key(a), kb = key(b)
         for (x, y) in zip(ka, kb) where x != y {
             return x < y
@@ -13,7 +13,7 @@ public enum NaturalOrder {
     }
 
     /// Sorts names naturally.
-    public static func sorted(_ names: [String]) -> [String] {
+    package static func sorted(_ names: [String]) -> [String] {
         names.sorted(by: less)
     }
 

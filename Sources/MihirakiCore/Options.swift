@@ -1,10 +1,10 @@
 /// Spread (two pages per image) or single (one page per image, never a blank).
-public enum LayoutMode: String, CaseIterable, Sendable {
+public enum LayoutMode: String, CaseIterable, Codable, Sendable {
     case spread, single
 }
 
 /// Reading direction of a book.
-public enum ReadingDirection: String, CaseIterable, Sendable {
+public enum ReadingDirection: String, CaseIterable, Codable, Sendable {
     case ltr, rtl
 }
 
@@ -30,18 +30,18 @@ public enum HorizontalAlignment: String, CaseIterable, Sendable {
 }
 
 /// Which pages share an image: everything SPEC §2 depends on.
-public struct ImpositionOptions: Hashable, Sendable {
-    public var layout: LayoutMode
-    public var direction: ReadingDirection
-    public var cover: CoverMode
+package struct ImpositionOptions: Hashable, Sendable {
+    package var layout: LayoutMode
+    package var direction: ReadingDirection
+    package var cover: CoverMode
     /// Pages shown alone with a blank partner (`--solo`).
-    public var soloPages: Set<Int>
+    package var soloPages: Set<Int>
     /// Pages that get a blank inserted before them (`--blank-before`).
-    public var blankBefore: Set<Int>
+    package var blankBefore: Set<Int>
     /// Write a right-to-left book in visual order (last spread first).
-    public var strip: Bool
+    package var strip: Bool
 
-    public init(layout: LayoutMode = .spread, direction: ReadingDirection = .ltr, cover: CoverMode = .alone,
+    package init(layout: LayoutMode = .spread, direction: ReadingDirection = .ltr, cover: CoverMode = .alone,
                 soloPages: Set<Int> = [], blankBefore: Set<Int> = [], strip: Bool = false) {
         self.layout = layout
         self.direction = direction
@@ -76,16 +76,16 @@ public struct PageAspect: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Where pages go on the canvas: everything SPEC §3 depends on.
-public struct GeometryOptions: Hashable, Sendable {
-    public var canvasWidth: Int
-    public var canvasHeight: Int
-    public var layout: LayoutMode
-    public var gap: Double
-    public var pageAspect: PageAspect
-    public var fit: FitMode
-    public var align: HorizontalAlignment
+package struct GeometryOptions: Hashable, Sendable {
+    package var canvasWidth: Int
+    package var canvasHeight: Int
+    package var layout: LayoutMode
+    package var gap: Double
+    package var pageAspect: PageAspect
+    package var fit: FitMode
+    package var align: HorizontalAlignment
 
-    public init(canvasWidth: Int = 2048, canvasHeight: Int = 1536, layout: LayoutMode = .spread, gap: Double = 0,
+    package init(canvasWidth: Int = 2048, canvasHeight: Int = 1536, layout: LayoutMode = .spread, gap: Double = 0,
                 pageAspect: PageAspect = .standard, fit: FitMode = .contain, align: HorizontalAlignment = .spine) {
         self.canvasWidth = canvasWidth
         self.canvasHeight = canvasHeight

@@ -1,19 +1,19 @@
 /// One side of a two-page spread: a real page or a blank dummy page.
-public enum Leaf: Hashable, Sendable {
+package enum Leaf: Hashable, Sendable {
     /// A page, by its 1-based number after deleted pages are dropped.
     case page(Int)
     /// A blank dummy page standing in for a missing partner.
     case blank
 
     /// The page number, or `nil` for a blank.
-    public var pageNumber: Int? {
+    package var pageNumber: Int? {
         if case .page(let number) = self { return number }
         return nil
     }
 }
 
 /// One output image: which pages it shows and where, in the order seen on screen.
-public enum Spread: Hashable, Sendable, CustomStringConvertible {
+package enum Spread: Hashable, Sendable, CustomStringConvertible {
     /// Two slots, as seen on screen: `left` first.
     case pair(left: Leaf, right: Leaf)
     /// A wide page (already a double-page spread) across both slots.
@@ -22,7 +22,7 @@ public enum Spread: Hashable, Sendable, CustomStringConvertible {
     case single(Int)
 
     /// The pages shown, left to right on screen.
-    public var pages: [Int] {
+    package var pages: [Int] {
         switch self {
         case .pair(let left, let right): return [left.pageNumber, right.pageNumber].compactMap { $0 }
         case .wide(let page), .single(let page): return [page]
@@ -30,7 +30,7 @@ public enum Spread: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The notation of SPEC §2: `[x|1]`, `[4W]`, and `[1]` in single mode.
-    public var description: String {
+    package var description: String {
         func text(_ leaf: Leaf) -> String { leaf.pageNumber.map(String.init) ?? "x" }
         switch self {
         case .pair(let left, let right): return "[\(text(left))|\(text(right))]"
@@ -40,7 +40,7 @@ public enum Spread: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The same spread seen in a right-to-left book: left and right swap.
-    public var mirrored: Spread {
+    package var mirrored: Spread {
         if case .pair(let left, let right) = self { return .pair(left: right, right: left) }
         return self
     }

@@ -1,9 +1,9 @@
 /// A 5×7 pixel font for the few characters contact-sheet labels use
 /// (`0-9 x | W [ ] - space`). Each glyph is seven rows of five bits, most
 /// significant bit on the left.
-public enum BitmapFont {
-    public static let glyphWidth = 5
-    public static let glyphHeight = 7
+package enum BitmapFont {
+    package static let glyphWidth = 5
+    package static let glyphHeight = 7
 
     static let glyphs: [Character: [UInt8]] = [
         "0": [0x0E, 0x11, 0x13, 0x15, 0x19, 0x11, 0x0E],
@@ -26,13 +26,13 @@ public enum BitmapFont {
     ]
 
     /// Width in pixels of `text` at `scale`, one blank column between glyphs.
-    public static func width(of text: String, scale: Int) -> Int {
+    package static func width(of text: String, scale: Int) -> Int {
         max(0, text.count * (glyphWidth + 1) - 1) * scale
     }
 
     /// Draws `text` with its top-left corner at `(x, y)`, each font pixel a
     /// `scale × scale` square of `samples`. Unknown characters draw nothing.
-    public static func draw(_ text: String, into image: inout PixelBuffer, x: Int, y: Int, scale: Int,
+    package static func draw(_ text: String, into image: inout PixelBuffer, x: Int, y: Int, scale: Int,
                             samples: [UInt8]) {
         var penX = x
         for character in text {

@@ -59,13 +59,13 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// This colour with premultiplied alpha, rounded: what the canvas stores.
-    public var premultiplied: Color {
+    package var premultiplied: Color {
         func times(_ c: UInt8) -> UInt8 { UInt8((Int(c) * Int(alpha) + 127) / 255) }
         return Color(red: times(red), green: times(green), blue: times(blue), alpha: alpha)
     }
 
     /// `self` drawn over `below` (source-over), both straight; result premultiplied.
-    public func premultipliedOver(_ below: Color) -> Color {
+    package func premultipliedOver(_ below: Color) -> Color {
         let a = Int(alpha), b = Int(below.alpha)
         func mix(_ top: UInt8, _ bottom: UInt8) -> UInt8 {
             UInt8((Int(top) * a * 255 + Int(bottom) * b * (255 - a) + 32512) / 65025)

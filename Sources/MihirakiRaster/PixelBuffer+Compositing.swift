@@ -9,7 +9,7 @@ extension PixelBuffer {
     ///
     /// - Precondition: gray and RGB canvases need an opaque `background`
     ///   (gray for a gray canvas), and a gray canvas a gray page.
-    public func prepared(forCanvasChannels canvasChannels: Int, over background: Color) -> PixelBuffer {
+    package func prepared(forCanvasChannels canvasChannels: Int, over background: Color) -> PixelBuffer {
         if channels == canvasChannels && (channels == 1 || channels == 3) { return self }
         return PixelBuffer(width: width, height: height, channels: canvasChannels) { out in
             pixels.withUnsafeBufferPointer { src in
@@ -21,7 +21,7 @@ extension PixelBuffer {
 
     /// `prepared` for `count` pixels in a row: samples of `channels` per pixel
     /// become samples of `canvasChannels`, composited over `background`.
-    public static func prepareRow(_ src: UnsafePointer<UInt8>, channels c: Int, into dst: UnsafeMutablePointer<UInt8>,
+    package static func prepareRow(_ src: UnsafePointer<UInt8>, channels c: Int, into dst: UnsafeMutablePointer<UInt8>,
                                   canvasChannels out: Int, count n: Int, over background: Color) {
         precondition([1, 3, 4].contains(out), "canvases are gray, RGB or RGBA")
         precondition(out == 4 || background.isOpaque, "an opaque canvas needs an opaque background")
@@ -57,7 +57,7 @@ extension PixelBuffer {
 
     /// Fills `rect` (clipped to the buffer) with one pixel value given as
     /// samples in this buffer's layout.
-    public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, samples: [UInt8]) {
+    package mutating func fill(x: Int, y: Int, width w: Int, height h: Int, samples: [UInt8]) {
         precondition(samples.count == channels, "sample count does not match the buffer")
         let x0 = max(x, 0), y0 = max(y, 0), x1 = min(x + w, width), y1 = min(y + h, height)
         guard x0 < x1, y0 < y1 else { return }
@@ -85,7 +85,7 @@ extension PixelBuffer {
 
     /// Copies `image` (same channel layout) with its top-left corner at
     /// `(x, y)`, clipped to this buffer.
-    public mutating func blit(_ image: PixelBuffer, x: Int, y: Int) {
+    package mutating func blit(_ image: PixelBuffer, x: Int, y: Int) {
         precondition(image.channels == channels, "channel layouts differ")
         let x0 = max(x, 0), y0 = max(y, 0)
         let x1 = min(x + image.width, width), y1 = min(y + image.height, height)
@@ -106,7 +106,7 @@ extension PixelBuffer {
     /// A finished canvas in the smallest PNG layout that holds it exactly:
     /// gray when opaque and every pixel has R = G = B, RGB when opaque, and
     /// straight (un-premultiplied) RGBA otherwise.
-    public func reducedForOutput() -> PixelBuffer {
+    package func reducedForOutput() -> PixelBuffer {
         guard channels >= 3 else { return self }
         let n = width * height, c = channels
         var opaque = true, gray = true

@@ -1,7 +1,7 @@
 extension PixelBuffer {
     /// This image turned upright according to an EXIF orientation (1–8).
     /// Orientations 5–8 swap width and height; unknown values leave it as is.
-    public func oriented(exif orientation: Int) -> PixelBuffer {
+    package func oriented(exif orientation: Int) -> PixelBuffer {
         guard (2...8).contains(orientation) else { return self }
         let swaps = orientation >= 5
         let outW = swaps ? height : width, outH = swaps ? width : height

@@ -12,7 +12,7 @@ public struct PixelBuffer: Hashable, Sendable {
     public var pixels: [UInt8]
 
     /// A buffer filled with zeros.
-    public init(width: Int, height: Int, channels: Int) {
+    package init(width: Int, height: Int, channels: Int) {
         precondition(width >= 0 && height >= 0 && (1...4).contains(channels), "invalid buffer shape")
         self.width = width
         self.height = height
@@ -23,7 +23,7 @@ public struct PixelBuffer: Hashable, Sendable {
     /// A buffer whose every sample `body` writes: no zero-filling first, which
     /// on page-sized buffers costs as much as a resampling pass.
     /// - Precondition: `body` initialises all `width × height × channels` bytes.
-    public init(width: Int, height: Int, channels: Int,
+    package init(width: Int, height: Int, channels: Int,
                 writingEverySample body: (UnsafeMutableBufferPointer<UInt8>) throws -> Void) rethrows {
         precondition(width >= 0 && height >= 0 && (1...4).contains(channels), "invalid buffer shape")
         self.width = width
@@ -49,7 +49,7 @@ public struct PixelBuffer: Hashable, Sendable {
     public var rowBytes: Int { width * channels }
 
     /// The pixel at `(x, y)` as straight RGBA (gray is expanded).
-    public func rgba(x: Int, y: Int) -> Color {
+    package func rgba(x: Int, y: Int) -> Color {
         let i = (y * width + x) * channels
         switch channels {
         case 1: return Color(gray: pixels[i])
@@ -65,5 +65,5 @@ extension PixelBuffer {
     /// of returning them to the system after every spread. By default glibc
     /// maps each one fresh and unmaps it on free, so every spread pays page
     /// faults and zeroing for tens of megabytes.
-    public static func keepLargeBuffersForReuse() { mh_keep_large_buffers() }
+    package static func keepLargeBuffersForReuse() { mh_keep_large_buffers() }
 }

@@ -6,28 +6,28 @@
 /// Identical pixels are skipped as whole 32-bit words before any colour math,
 /// and identical rows with one `memcmp`, so near-identical images cost little
 /// more than reading them.
-public enum PixelMatch {
-    public struct Options: Sendable {
+package enum PixelMatch {
+    package struct Options: Sendable {
         /// 0…1; smaller is more sensitive. pixelmatch's default is 0.1.
-        public var threshold: Double = 0.1
+        package var threshold: Double = 0.1
         /// Count anti-aliased pixels as differences too.
-        public var includeAntialiased = false
+        package var includeAntialiased = false
         /// Opacity of the expected image in the diff picture.
-        public var diffAlpha = 0.1
+        package var diffAlpha = 0.1
 
-        public init(threshold: Double = 0.1, includeAntialiased: Bool = false) {
+        package init(threshold: Double = 0.1, includeAntialiased: Bool = false) {
             self.threshold = threshold
             self.includeAntialiased = includeAntialiased
         }
     }
 
-    public struct Result: Sendable, Equatable {
+    package struct Result: Sendable, Equatable {
         /// Pixels that differ beyond the threshold and are not anti-aliasing.
-        public var differing: Int
+        package var differing: Int
         /// Pixels that differ but were judged anti-aliasing.
-        public var antialiased: Int
+        package var antialiased: Int
         /// The diff picture, when asked for.
-        public var diffImage: PixelBuffer?
+        package var diffImage: PixelBuffer?
     }
 
     /// Compares two straight-RGBA images of the same size.
@@ -35,7 +35,7 @@ public enum PixelMatch {
     /// - Parameters:
     ///   - makeDiff: also draw the diff picture (RGBA): the expected image
     ///     faded to gray, differing pixels red, anti-aliased ones yellow.
-    public static func compare(_ expected: PixelBuffer, _ actual: PixelBuffer, options: Options = Options(),
+    package static func compare(_ expected: PixelBuffer, _ actual: PixelBuffer, options: Options = Options(),
                                makeDiff: Bool = false) -> Result {
         precondition(expected.channels == 4 && actual.channels == 4, "RGBA images")
         precondition(expected.width == actual.width && expected.height == actual.height, "same size")
@@ -176,7 +176,7 @@ import Darwin
 
 extension PixelBuffer {
     /// The image as straight RGBA (gray and RGB expanded, alpha 255).
-    public var straightRGBA: PixelBuffer {
+    package var straightRGBA: PixelBuffer {
         if channels == 4 { return self }
         let c = channels
         return PixelBuffer(width: width, height: height, channels: 4) { out in

@@ -1,3 +1,4 @@
+import CMihirakiKernels
 import Foundation
 
 /// Precomputed fixed-point weights for resampling one axis with Lanczos-3.
@@ -8,23 +9,23 @@ import Foundation
 /// 16-bit integers scaled by `2^precisionBits` that sum to exactly `2^precisionBits`,
 /// so a flat area stays flat and the results are the same on every CPU, for
 /// every SIMD width and thread count.
-public struct ResampleKernel: Hashable, Sendable {
-    /// Fractional bits of every weight. 14 keeps a weight and a pixel product
-    /// within 16×16→32-bit multiply-adds for the vector kernels.
-    public static let precisionBits = 14
-    public static let one: Int32 = 1 << precisionBits
+package struct ResampleKernel: Hashable, Sendable {
+    /// Fractional bits of every weight, defined once for the C kernels and
+    /// this reference (`MH_RESAMPLE_PRECISION`).
+    package static let precisionBits = Int(MH_RESAMPLE_PRECISION)
+    package static let one: Int32 = 1 << precisionBits
 
-    public let inputSize: Int
-    public let outputSize: Int
+    package let inputSize: Int
+    package let outputSize: Int
     /// Weight slots per output sample: the widest footprint, rounded up to 8.
-    public let taps: Int
-    public let starts: [Int32]
-    public let counts: [Int32]
-    public let weights: [Int16]
+    package let taps: Int
+    package let starts: [Int32]
+    package let counts: [Int32]
+    package let weights: [Int16]
 
     /// The Lanczos-3 window, `sinc(x)·sinc(x/3)` for `|x| < 3`.
     @inlinable
-    public static func lanczos3(_ x: Double) -> Double {
+    package static func lanczos3(_ x: Double) -> Double {
         let ax = abs(x)
         if ax < 1e-12 { return 1 }
         if ax >= 3 { return 0 }
@@ -35,7 +36,7 @@ public struct ResampleKernel: Hashable, Sendable {
     /// Weights mapping `inputSize` samples onto `outputSize`, pixel centres
     /// aligned (`(o + 0.5) · in/out`). When shrinking, the window is widened by
     /// the scale factor so every input sample contributes (no aliasing).
-    public init(inputSize: Int, outputSize: Int) {
+    package init(inputSize: Int, outputSize: Int) {
         precondition(inputSize > 0 && outputSize > 0, "empty axis")
         self.inputSize = inputSize
         self.outputSize = outputSize

@@ -44,7 +44,8 @@ struct CompareCommand: ParsableCommand {
 
     func run() throws {
         var options = Comparator.Options()
-        options.pixel = PixelMatch.Options(threshold: threshold, includeAntialiased: includeAA)
+        options.threshold = threshold
+        options.includeAntialiased = includeAA
         options.maxDiffPixels = maxDiffPixels
         options.maxDiffRatio = maxDiffRatio
         options.diffPath = diff

@@ -11,7 +11,7 @@ struct PlanCommand: ParsableCommand {
     @Argument(help: "A book: a folder of page images or a .cbz/.zip archive.")
     var book: String
 
-    @OptionGroup var layout: LayoutOptions
+    @OptionGroup var layout: LayoutFlags
 
     @Flag(help: "Print the manifest JSON (spreads, slots and rectangles).")
     var json = false
@@ -20,13 +20,13 @@ struct PlanCommand: ParsableCommand {
     var explain = false
 
     func run() throws {
-        let options = try layout.renderOptions()
+        let options = try layout.layoutOptions()
         do {
             let loaded = try Book.load(book)
             for warning in loaded.warnings { printError("warning: " + warning.description) }
             let plan = try BookPlan(book: loaded, options: options)
             if explain { print(plan.explanation, terminator: "") }
-            print(json ? plan.manifestJSON : plan.text, terminator: "")
+            print(json ? plan.manifest.json : plan.text, terminator: "")
         } catch let error as MihirakiError {
             printError(error.description)
             throw ExitCode(1)

@@ -30,13 +30,13 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --check: write diff pictures to DIR/<book>/.", valueName: "DIR"))
     var diff: String?
 
-    @OptionGroup var layout: LayoutOptions
+    @OptionGroup var layout: LayoutFlags
 
     @Option(help: "Parallel workers (default: all cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: "PNG compression: fast, default or small.")
-    var compression: PNGEncoder.Compression = .default
+    var compression: PNGCompression = .default
 
     @Flag(name: .customLong("contact-sheet"), help: "Also write OUTDIR/<book>/contact-sheet.png, a labelled grid of all spreads.")
     var contactSheet = false
@@ -45,11 +45,12 @@ struct RenderCommand: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        var options = try layout.renderOptions()
-        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        options.jobs = jobs
-        options.compression = compression
-        options.contactSheet = contactSheet
+        let options = try layout.layoutOptions()
+        var run = RunOptions()
+        run.jobs = jobs
+        run.compression = compression
+        run.contactSheet = contactSheet
+        try run.validate()
         guard !books.isEmpty else { throw ValidationError("name at least one book") }
         let destination: String
         switch (output, check, update) {
@@ -60,21 +61,18 @@ struct RenderCommand: ParsableCommand {
         case (nil, nil, _): throw ValidationError("missing -o OUTDIR (or --check GOLDEN)")
         default: throw ValidationError("use either -o OUTDIR or --check GOLDEN, not both")
         }
-        try refuseOutputInsideBooks(destination)
-        do {
-            try BookRenderer.prepareOutput(destination)
-        } catch let error as MihirakiError {
-            printError(error.description)
-            throw ExitCode(2)
-        }
+        // Refused before any book is read: an output inside a book, or one that cannot be created.
+        try BookRenderer.prepareOutput(destination, books: books)
 
         let start = Date()
         let (plans, planFailures) = planBooks(options)
         var failed = planFailures
         let meter = ProgressMeter(enabled: !quiet && isatty(STDERR_FILENO) == 1, start: start)
-        let outcomes = BookRenderer.render(plans, into: destination, jobs: jobs, progress: meter.update)
+        let profile = StageProfile.fromEnvironment()
+        let outcomes = try BookRenderer.render(plans, into: destination, options: run, observer: profile,
+                                               progress: meter.update)
         meter.clear()
-        if StageProfile.enabled { FileHandle.standardError.write(Data((StageProfile.summary() + "\n").utf8)) }
+        if let profile { FileHandle.standardError.write(Data((profile.summary() + "\n").utf8)) }
         var spreads = 0
         for outcome in outcomes {
             spreads += outcome.written.count
@@ -91,18 +89,13 @@ struct RenderCommand: ParsableCommand {
     }
 
     /// Loads and plans every book; a book that fails is reported and counted.
-    func planBooks(_ options: RenderOptions) -> (plans: [BookPlan], failed: Int) {
+    func planBooks(_ options: LayoutOptions) -> (plans: [BookPlan], failed: Int) {
         var failed = 0
         var plans: [BookPlan] = []
-        var usedNames: [String: String] = [:]
         for path in books {
             do {
                 let book = try Book.load(path)
                 for warning in book.warnings { printError("warning: " + warning.description) }
-                if let other = usedNames[book.outputName] {
-                    throw MihirakiError(.usage, path: path, "has the same output folder name as \(other); refused")
-                }
-                usedNames[book.outputName] = path
                 plans.append(try BookPlan(book: book, options: options))
             } catch {
                 printError("\(error)")
@@ -113,13 +106,15 @@ struct RenderCommand: ParsableCommand {
     }
 
     /// `--check GOLDEN`: plan changes first, then pixel differences; exit 1 if anything differs.
-    func runCheck(golden: String, options: RenderOptions) throws {
-        let (plans, planFailures) = planBooks(options)
-        var failed = planFailures
+    func runCheck(golden: String, options: LayoutOptions) throws {
+        let (planned, planFailures) = planBooks(options)
+        let (plans, refused) = BookRenderer.refusingDuplicateNames(planned)
+        for error in refused { printError(error.description) }
+        var failed = planFailures + refused.count
         var differing = 0, checked = 0
         for plan in plans {
             do {
-                let report = try GoldenCheck.check(plan, goldenRoot: golden, options: Comparator.Options(), diffRoot: diff)
+                let report = try GoldenCheck.check(plan, goldenRoot: golden, jobs: jobs, diffRoot: diff)
                 for change in report.planChanges { print("\(plan.book.outputName)/\(change)") }
                 for file in report.files { print("\(plan.book.outputName)/\(file.line)") }
                 checked += report.files.count
@@ -133,17 +128,6 @@ struct RenderCommand: ParsableCommand {
             FileHandle.standardError.write(Data("check: \(checked) spreads compared, \(differing) differences, \(failed) failed books\n".utf8))
         }
         if failed > 0 || differing > 0 { throw ExitCode(1) }
-    }
-
-    /// Writing into a book would add spreads to its pages on the next run.
-    func refuseOutputInsideBooks(_ output: String) throws {
-        let out = URL(fileURLWithPath: output).standardizedFileURL.resolvingSymlinksInPath().path
-        for book in books {
-            let root = URL(fileURLWithPath: book).standardizedFileURL.resolvingSymlinksInPath().path
-            if out == root || out.hasPrefix(root.hasSuffix("/") ? root : root + "/") {
-                throw ValidationError("the output folder \(output) is inside the book \(book)")
-            }
-        }
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Mihiraki
+import MihirakiRaster
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,6 +10,7 @@ struct MihirakiCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mihiraki",
         abstract: "Turn the pages of a book into two-page PNG spreads.",
+        version: MihirakiVersion.current,
         subcommands: [RenderCommand.self, PlanCommand.self, CompareCommand.self])
 }
 
@@ -18,12 +20,16 @@ signal(SIGXFSZ, SIG_IGN)
 // Page-sized buffers come and go for every spread; reuse them.
 PixelBuffer.keepLargeBuffersForReuse()
 
-// SPEC §5: 0 success, 1 a book failed, 2 usage or fatal error.
+// Exit status: 0 success, 1 a book failed (the command reports it and goes
+// on), 2 usage or fatal error.
 do {
     var command = try MihirakiCommand.parseAsRoot()
     try command.run()
 } catch let exit as ExitCode {
     Foundation.exit(exit.rawValue)
+} catch let error as MihirakiError {
+    printError(error.description)
+    Foundation.exit(2)
 } catch {
     let code = MihirakiCommand.exitCode(for: error)
     if code == .success {

@@ -16,7 +16,7 @@ struct PNGTests {
             return UInt8(truncatingIfNeeded: state >> 16)
         }
         let image = PixelBuffer(width: 37, height: 23, channels: channels, pixels: pixels)
-        for compression in PNGEncoder.Compression.allCases {
+        for compression in PNGCompression.allCases {
             let png = try PNGEncoder.encode(image, compression: compression)
             #expect(try PageDecoder.decode(png) == image)
         }
@@ -25,8 +25,10 @@ struct PNGTests {
     /// Every filter type and the two choosers, at several levels, on images
     /// narrower than a pixel's bytes and one row high: libpng must read back
     /// exactly the samples written.
-    @Test("Every filter the writer can choose reads back identically through libpng", arguments: 0...6)
-    func everyFilter(filter: Int32) throws {
+    @Test("Every filter the writer can choose reads back identically through libpng",
+          arguments: [MH_PNG_FILTER_NONE, MH_PNG_FILTER_SUB, MH_PNG_FILTER_UP, MH_PNG_FILTER_AVERAGE,
+                      MH_PNG_FILTER_PAETH, MH_PNG_FILTER_ADAPTIVE, MH_PNG_FILTER_SAMPLED])
+    func everyFilter(filter: mh_png_filter) throws {
         var state: UInt32 = 99
         for (w, h, c) in [(1, 1, 1), (1, 5, 4), (7, 1, 3), (33, 17, 2), (64, 40, 1), (20, 9, 4)] {
             var image = PixelBuffer(width: w, height: h, channels: c)
@@ -67,7 +69,7 @@ struct PNGTests {
         }
         #expect(accepted >= 30)
         // Mihiraki's own output, every filter, is plain.
-        for compression in PNGEncoder.Compression.allCases {
+        for compression in PNGCompression.allCases {
             let image = Fixtures.solid(width: 9, height: 7, [1, 2, 3])
             #expect(try PageDecoder.decodePlainPNG(try PNGEncoder.encode(image, compression: compression), maxPixels: .max) == image)
         }

@@ -2,6 +2,9 @@ import Foundation
 import MihirakiTestSupport
 import Testing
 @testable import Mihiraki
+import MihirakiCodecs
+import MihirakiCore
+import MihirakiRaster
 
 @Suite("Archives and ComicInfo.xml")
 struct ArchiveAndComicInfoTests {
@@ -20,10 +23,10 @@ struct ArchiveAndComicInfoTests {
         #expect(book.name == "vol01.cbz" && book.outputName == "vol01")
         #expect(book.images.map(\.source) == ["ch1/p1.png", "ch1/p2.png", "ch1/p10.png", "ch2/p1.jpg"])
         #expect(try book.read(book.images[0]) == page)
-        let plan = try BookPlan(book: book, options: RenderOptions())
+        let plan = try BookPlan(book: book, options: LayoutOptions())
         #expect(plan.text == "[x|1]\n[2|3]\n[4|x]\n")
-        #expect(plan.manifestJSON.contains("\"book\": \"vol01.cbz\""))
-        #expect(plan.manifestJSON.contains("\"source\": \"ch2/p1.jpg\""))
+        #expect(plan.manifest.json.contains("\"book\": \"vol01.cbz\""))
+        #expect(plan.manifest.json.contains("\"source\": \"ch2/p1.jpg\""))
     }
 
     @Test("A broken archive is an error naming it")
@@ -64,10 +67,10 @@ struct ArchiveAndComicInfoTests {
             defer { folder.remove() }
             try folder.writeArchive("b.cbz", [("ComicInfo.xml", comicInfoXML(manga: value)), ("1.png", page), ("2.png", page)])
             let book = try Book.load(folder.path + "/b.cbz")
-            let plan = try BookPlan(book: book, options: RenderOptions())
+            let plan = try BookPlan(book: book, options: LayoutOptions())
             #expect(plan.direction == expected)
             #expect(plan.decisions.directionOrigin == (value.hasPrefix("Yes") && value != "Yes" || value == "No" ? .comicInfo : .default))
-            var forced = RenderOptions()
+            var forced = LayoutOptions()
             forced.direction = .ltr
             let flagged = try BookPlan(book: book, options: forced)
             #expect(flagged.direction == .ltr && flagged.decisions.directionOrigin == .flag)
@@ -82,7 +85,7 @@ struct ArchiveAndComicInfoTests {
         try folder.write("book/ComicInfo.xml", comicInfoXML(manga: "YesAndRightToLeft", pages: [
             "Image=\"0\" Type=\"FrontCover\"", "Image=\"2\" Type=\"Story Deleted\"", "Image=\"4\" DoublePage=\"true\"",
         ]))
-        let plan = try BookPlan(book: try Book.load(folder.path + "/book"), options: RenderOptions())
+        let plan = try BookPlan(book: try Book.load(folder.path + "/book"), options: LayoutOptions())
         // Images p1…p6; p3 deleted → pages 1…5 = p1 p2 p4 p5 p6; p5 (page 4) wide.
         #expect(plan.pages.map(\.source) == ["p1.png", "p2.png", "p4.png", "p5.png", "p6.png"])
         #expect(plan.text == "[1|x]\n[3|2]\n[4W]\n[x|5]\n")
@@ -104,14 +107,14 @@ struct ArchiveAndComicInfoTests {
         let warning = try #require(book.warnings.first)
         #expect(book.warnings.count == 1)
         #expect(warning.description.hasPrefix(folder.path + "/book/ComicInfo.xml: ignored: malformed XML"))
-        #expect(try BookPlan(book: book, options: RenderOptions()).direction == .ltr)
+        #expect(try BookPlan(book: book, options: LayoutOptions()).direction == .ltr)
     }
 
     /// Regression fixtures from fuzzing: each once crashed the process (inside
     /// FoundationXML, which Mihiraki therefore no longer uses).
     @Test("Inputs the fuzzer found are errors, not crashes", arguments: [
-        ("comicinfo-invalid-utf8-tag.xml", "ComicInfo.xml: not UTF-8 text"),
-        ("comicinfo-empty-processing-instruction.xml", "ComicInfo.xml: malformed XML"),
+        ("comicinfo-invalid-utf8-tag.xml", "not UTF-8 text"),
+        ("comicinfo-empty-processing-instruction.xml", "malformed XML"),
     ])
     func fuzzRegressions(name: String, error: String) throws {
         let bytes = try Fixtures.bytes(Fixtures.testImages.appendingPathComponent("fuzz-regressions/" + name))
@@ -136,7 +139,7 @@ struct ArchiveAndComicInfoTests {
         case (.success(let info), "rtl"): #expect(info.direction == .rightToLeft)
         case (.success(let info), "ltr"): #expect(info.direction == .leftToRight)
         case (.failure(let error), "error"):
-            #expect((error as? MihirakiError)?.message.hasPrefix("ComicInfo.xml: malformed XML near line") == true)
+            #expect((error as? MihirakiError)?.message.hasPrefix("malformed XML near line") == true)
         default: Issue.record("\(document) gave the wrong outcome")
         }
     }
@@ -168,7 +171,7 @@ struct LibraryTests {
 
     @Test("A derived canvas has no bars: the page slots fill it")
     func noBars() throws {
-        var options = RenderOptions()
+        var options = LayoutOptions()
         options.size = CanvasSize(parsing: "x300")!
         let frames = SlotFrames(options: options.geometry)
         #expect(frames.left.rect.x == 0 && frames.right.rect.x + frames.right.rect.width == options.canvas.width)
@@ -183,14 +186,13 @@ struct LibraryTests {
         try folder.writeArchive("lib/b.cbz", [("1.png", page), ("2.png", page)])
         try folder.write("lib/c/p1.png", page)
         try folder.write("lib/c/p2.png", Array(page.prefix(60)))  // header readable, data cut
-        var options = RenderOptions()
+        var options = LayoutOptions()
         options.size = .exact(width: 120, height: 80)
-        options.contactSheet = true
         var runs: [[String: Data]] = []
         for jobs in [1, 3] {
             let plans = try ["a", "b.cbz", "c"].map { try BookPlan(book: try Book.load(folder.path + "/lib/" + $0), options: options) }
             let out = folder.path + "/out\(jobs)"
-            let outcomes = BookRenderer.render(plans, into: out, jobs: jobs)
+            let outcomes = try BookRenderer.render(plans, into: out, options: runOptions(jobs: jobs, contactSheet: true))
             #expect(outcomes.map(\.succeeded) == [true, true, false])
             #expect(outcomes[2].errors.map(\.path) == [folder.path + "/lib/c/p2.png"])
             var files: [String: Data] = [:]

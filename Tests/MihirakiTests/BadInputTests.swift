@@ -2,6 +2,9 @@ import Foundation
 import MihirakiTestSupport
 import Testing
 @testable import Mihiraki
+import MihirakiCodecs
+import MihirakiCore
+import MihirakiRaster
 
 /// One hostile or odd page, made at test time from the valid fixtures.
 struct BadPage: CustomTestStringConvertible, Sendable {
@@ -73,7 +76,7 @@ struct BadInputTests {
         try folder.write("good/p2.png", good)
         try folder.write("bad/a.png", good)
         let badPath = try folder.write("bad/" + page.file, page.bytes)
-        var options = RenderOptions()
+        var options = LayoutOptions()
         options.size = .exact(width: 200, height: 120)
         var plans: [BookPlan] = []
         var failures: [MihirakiError] = []
@@ -84,7 +87,7 @@ struct BadInputTests {
                 failures.append(error)
             }
         }
-        let outcomes = BookRenderer.render(plans, into: folder.path + "/out", jobs: 2)
+        let outcomes = try BookRenderer.render(plans, into: folder.path + "/out", options: runOptions(jobs: 2))
         failures += outcomes.flatMap(\.errors)
         let good2 = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/out/good").sorted()
         #expect(good2 == ["manifest.json", "spread-001.png", "spread-002.png"])
@@ -116,7 +119,7 @@ struct BadInputTests {
         let book = try Book.load(archive)
         // A `..` component is a dot-name: such entries are skipped like dot-files.
         #expect(book.images.map(\.source) == ["ok.png"])
-        let outcome = BookRenderer.render(try BookPlan(book: book, options: RenderOptions()), into: folder.path + "/out")
+        let outcome = try BookRenderer.render(try BookPlan(book: book, options: LayoutOptions()), into: folder.path + "/out")
         #expect(outcome.succeeded)
         // Nothing was written outside the output folder: entries are never paths on disk.
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/evil.png"))

@@ -2,6 +2,9 @@ import Foundation
 import MihirakiTestSupport
 import Testing
 @testable import Mihiraki
+import MihirakiCodecs
+import MihirakiCore
+import MihirakiRaster
 
 @Suite("Books and plans")
 struct BookTests {
@@ -38,10 +41,10 @@ struct BookTests {
         defer { folder.remove() }
         try folder.write("vol01/p001.png", try Fixtures.solidPNG(width: 1500, height: 2134, [0]))
         try folder.write("vol01/p002.png", try Fixtures.solidPNG(width: 1500, height: 2134, [0]))
-        var options = RenderOptions()
+        var options = LayoutOptions()
         options.direction = .rtl
         let plan = try BookPlan(book: try Book.load(folder.path + "/vol01"), options: options)
-        #expect(plan.manifestJSON == """
+        #expect(plan.manifest.json == """
         {
           "book": "vol01",
           "canvas": { "width": 2048, "height": 1536 },
@@ -66,7 +69,7 @@ struct BookTests {
         }
 
         """)
-        let decoded = try JSONSerialization.jsonObject(with: Data(plan.manifestJSON.utf8)) as? [String: Any]
+        let decoded = try JSONSerialization.jsonObject(with: Data(plan.manifest.json.utf8)) as? [String: Any]
         #expect((decoded?["spreads"] as? [Any])?.count == 2)
         #expect(plan.text == "[1|x]\n[x|2]\n")
     }
@@ -84,8 +87,8 @@ struct BookTests {
         try folder.write("4.jpg", sideways)
         try folder.write("5.png", try Fixtures.solidPNG(width: 60, height: 100, [0]))
         let book = try Book.load(folder.path)
-        #expect(try BookPlan(book: book, options: RenderOptions()).text == "[x|1]\n[2|x]\n[3W]\n[4|5]\n")
-        var relaxed = RenderOptions()
+        #expect(try BookPlan(book: book, options: LayoutOptions()).text == "[x|1]\n[2|x]\n[3W]\n[4|5]\n")
+        var relaxed = LayoutOptions()
         relaxed.wideThreshold = 1.5
         #expect(try BookPlan(book: book, options: relaxed).text == "[x|1]\n[2|3]\n[4|5]\n")
     }
@@ -96,21 +99,34 @@ struct BookTests {
         defer { folder.remove() }
         let png = try Fixtures.solidPNG(width: 2, height: 3, [0])
         for i in 1...1000 { try folder.write("p\(i).png", png) }
-        var options = RenderOptions()
+        var options = LayoutOptions()
         options.layout = .single
         let plan = try BookPlan(book: try Book.load(folder.path), options: options)
         #expect(plan.entries.first?.file == "spread-0001.png" && plan.entries.last?.file == "spread-1000.png")
         #expect(plan.entries[8].spread == .single(9) && plan.entries[8].file == "spread-0009.png")
     }
 
-    @Test("A page whose header is damaged fails the plan with the file's path")
+    @Test("A page whose header is unreadable fails the plan with the file's path, the decoder's kind and its error")
     func damagedHeader() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write("1.png", try Fixtures.solidPNG(width: 6, height: 10, [0]))
         let bad = try folder.write("2.png", Array("this is not an image".utf8))
-        #expect(throws: MihirakiError(.badPage, path: bad, "not a PNG or JPEG image")) {
-            _ = try BookPlan(book: try Book.load(folder.path), options: RenderOptions())
+        #expect {
+            _ = try BookPlan(book: try Book.load(folder.path), options: LayoutOptions())
+        } throws: { error in
+            guard let error = error as? MihirakiError else { return false }
+            return error == MihirakiError(.unsupportedPage, path: bad, "not a PNG or JPEG image")
+                && (error.underlying as? CodecError)?.code == .unsupported
+        }
+        let huge = try folder.write("2.png", Fixtures.pngWithHeader(width: 100_000, height: 100_000))
+        #expect {
+            _ = try BookPlan(book: try Book.load(folder.path), options: LayoutOptions())
+        } throws: { ($0 as? MihirakiError)?.code == .tooLarge && ($0 as? MihirakiError)?.path == huge }
+        let cut = try folder.write("2.png", Array(try Fixtures.solidPNG(width: 6, height: 10, [0]).prefix(20)))
+        #expect {
+            _ = try BookPlan(book: try Book.load(folder.path), options: LayoutOptions())
+        } throws: { ($0 as? MihirakiError)?.code == .badPage && ($0 as? MihirakiError)?.path == cut
         }
     }
 }

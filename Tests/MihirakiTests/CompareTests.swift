@@ -2,6 +2,9 @@ import Foundation
 import MihirakiTestSupport
 import Testing
 @testable import Mihiraki
+import MihirakiCodecs
+import MihirakiCore
+import MihirakiRaster
 
 /// Deterministic pseudo-random bytes.
 struct Noise {

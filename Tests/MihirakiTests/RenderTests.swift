@@ -2,6 +2,9 @@ import Foundation
 import MihirakiTestSupport
 import Testing
 @testable import Mihiraki
+import MihirakiCodecs
+import MihirakiCore
+import MihirakiRaster
 
 /// A book of flat pages, each `width×height`, with the given samples.
 func flatBook(_ pages: [(width: Int, height: Int, samples: [UInt8])]) throws -> (TemporaryFolder, Book) {
@@ -12,8 +15,16 @@ func flatBook(_ pages: [(width: Int, height: Int, samples: [UInt8])]) throws -> 
     return (folder, try Book.load(folder.path + "/book"))
 }
 
-func small(_ configure: (inout RenderOptions) -> Void = { _ in }) -> RenderOptions {
-    var options = RenderOptions()
+/// How a test run goes: `jobs` workers, optionally with contact sheets.
+func runOptions(jobs: Int = 1, contactSheet: Bool = false) -> RunOptions {
+    var options = RunOptions()
+    options.jobs = jobs
+    options.contactSheet = contactSheet
+    return options
+}
+
+func small(_ configure: (inout LayoutOptions) -> Void = { _ in }) -> LayoutOptions {
+    var options = LayoutOptions()
     options.size = .exact(width: 160, height: 100)
     configure(&options)
     return options
@@ -89,7 +100,7 @@ struct RenderTests {
         var outputs: [[String: Data]] = []
         for jobs in [1, 2, 4] {
             let out = folder.path + "/out-\(jobs)"
-            let outcome = BookRenderer.render(try BookPlan(book: book, options: small { $0.jobs = jobs }), into: out)
+            let outcome = try BookRenderer.render(try BookPlan(book: book, options: small()), into: out, options: runOptions(jobs: jobs))
             #expect(outcome.succeeded && outcome.written.count == 4)
             let names = try FileManager.default.contentsOfDirectory(atPath: out + "/book").sorted()
             #expect(names == ["manifest.json", "spread-001.png", "spread-002.png", "spread-003.png", "spread-004.png"])
@@ -108,7 +119,7 @@ struct RenderTests {
         let path = book.displayPath(book.images[2])
         let whole = try Fixtures.bytes(URL(fileURLWithPath: path))
         try Data(whole.prefix(whole.count - 20)).write(to: URL(fileURLWithPath: path))
-        let outcome = BookRenderer.render(try BookPlan(book: book, options: small()), into: folder.path + "/out")
+        let outcome = try BookRenderer.render(try BookPlan(book: book, options: small()), into: folder.path + "/out")
         #expect(!outcome.succeeded)
         #expect(outcome.written == ["spread-001.png"])
         #expect(outcome.errors.count == 1 && outcome.errors[0].path == path)

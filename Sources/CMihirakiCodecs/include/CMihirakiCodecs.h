@@ -51,8 +51,6 @@ typedef struct mh_png_info {
     uint32_t height;
     int channels;      ///< 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA
     int interlaced;
-    int source_bit_depth;
-    int source_color_type;
 } mh_png_info;
 
 /// Reads the header. `data` must stay valid until `mh_png_close`.
@@ -84,22 +82,18 @@ enum {
 };
 
 typedef struct mh_jpeg_info {
-    uint32_t width;          ///< of the decoded output (after scaling)
+    uint32_t width;
     uint32_t height;
-    uint32_t source_width;   ///< as stored in the file
-    uint32_t source_height;
     int channels;            ///< 1, 3 or 4 (CMYK)
     int color_model;         ///< one of MH_JPEG_*
     int adobe_marker;        ///< non-zero when an Adobe APP14 marker was seen (inverted CMYK)
-    int progressive;
     const uint8_t *exif;     ///< payload of the first APP1 "Exif\0\0" segment, or NULL
     size_t exif_size;
 } mh_jpeg_info;
 
 /// Reads the header, and the markers before the first scan. `data` must stay
-/// valid until `mh_jpeg_close`. `scale_denom` is 1, 2, 4 or 8 (DCT scaling).
-mh_jpeg_reader *mh_jpeg_open(const void *data, size_t size, int scale_denom,
-                             mh_jpeg_info *info, mh_error *error);
+/// valid until `mh_jpeg_close`.
+mh_jpeg_reader *mh_jpeg_open(const void *data, size_t size, mh_jpeg_info *info, mh_error *error);
 /// Decodes the next row into `row`, so a page can be resampled while it is
 /// read without ever being whole in memory. After the last row the end of
 /// the file is checked too. Corrupt-data warnings count as errors (a
@@ -110,20 +104,22 @@ void mh_jpeg_close(mh_jpeg_reader *reader);
 
 // MARK: Encoding
 
-/// Encodes 8-bit samples as PNG with Mihiraki's own writer: rows filtered
-/// with `filter` (0 none, 1 sub, 2 up, 3 average, 4 Paeth, 5 adaptive:
-/// smallest residual sum per row; 6 sampled: the one filter that deflates a
-/// sample of rows smallest), deflated by libdeflate at `level` (0–12).
-int mh_png_encode_deflate(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels,
-                          int level, int filter, mh_buffer *out, mh_error *error);
+/// How the PNG writer filters rows. The first five are PNG's own filter
+/// types, written as each row's first byte; the last two choose among them.
+typedef enum mh_png_filter {
+    MH_PNG_FILTER_NONE = 0,
+    MH_PNG_FILTER_SUB = 1,
+    MH_PNG_FILTER_UP = 2,
+    MH_PNG_FILTER_AVERAGE = 3,
+    MH_PNG_FILTER_PAETH = 4,
+    MH_PNG_FILTER_ADAPTIVE = 5,  ///< per row: the filter with the smallest sum of residuals
+    MH_PNG_FILTER_SAMPLED = 6,   ///< per image: the one filter that deflates a sample of rows smallest
+} mh_png_filter;
 
-/// Encodes a JPEG (used to build test fixtures and benchmark corpora).
-/// `channels`: 1 gray, 3 RGB, 4 CMYK. `ycck`: store CMYK input as YCCK.
-/// `adobe_marker`: write the Adobe APP14 marker (Photoshop-style inverted CMYK
-/// is then the caller's job). `app1`/`app1_size`: an optional APP1 payload.
-int mh_jpeg_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
-                   int channels, int quality, int progressive, int ycck, int adobe_marker,
-                   const void *app1, size_t app1_size, mh_buffer *out, mh_error *error);
+/// Encodes 8-bit samples as PNG with Mihiraki's own writer: rows filtered
+/// with `filter`, deflated by libdeflate at `level` (0–12).
+int mh_png_encode_deflate(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels,
+                          int level, mh_png_filter filter, mh_buffer *out, mh_error *error);
 
 #ifdef __cplusplus
 }

@@ -12,8 +12,14 @@
 extern "C" {
 #endif
 
+/// Fractional bits of every resampling weight, here and in the Swift reference
+/// (`ResampleKernel`). 14 keeps a weight times a pixel, summed over a few
+/// dozen taps, inside 32 bits, and a weight inside the 16 bits `pmaddwd` takes.
+enum { MH_RESAMPLE_PRECISION = 14 };
+
 /// Resamples along columns: output row `o` is
-/// `clamp((2^13 + Σ_t weights[o·taps + t] · src[starts[o] + t][i]) >> 14, 0, 255)`
+/// `clamp((2^(P-1) + Σ_t weights[o·taps + t] · src[starts[o] + t][i]) >> P, 0, 255)`
+/// with `P = MH_RESAMPLE_PRECISION`
 /// for every byte `i` of a row (`row_bytes` bytes; channels do not matter).
 void mh_resample_columns(const uint8_t *src, size_t src_stride, size_t row_bytes,
                          const int32_t *starts, const int32_t *counts, const int16_t *weights, int taps,

@@ -1,26 +1,12 @@
 // libpng behind plain C calls. Each public function sets its own setjmp; the
 // error callback copies libpng's message and jumps back to it.
-#include "CMihirakiCodecs.h"
+#include "shim.h"
 
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void mh_buffer_free(mh_buffer *buffer) {
-    if (buffer == NULL) return;
-    free(buffer->data);
-    buffer->data = NULL;
-    buffer->size = 0;
-    buffer->capacity = 0;
-}
-
-static void set_error(mh_error *error, int code, const char *message) {
-    if (error == NULL) return;
-    error->code = code;
-    snprintf(error->message, sizeof error->message, "%s", message);
-}
 
 /// Where libpng's error callback leaves its message before jumping.
 typedef struct png_failure {
@@ -78,18 +64,18 @@ static int message_code(const char *message) {
 }
 
 mh_png_reader *mh_png_open(const void *data, size_t size, mh_png_info *info, mh_error *error) {
-    set_error(error, MH_OK, "");
+    mh_set_error(error, MH_OK, "");
     if (data == NULL || info == NULL) {
-        set_error(error, MH_ERR_USAGE, "no data");
+        mh_set_error(error, MH_ERR_USAGE, "no data");
         return NULL;
     }
     if (size < 8 || png_sig_cmp((png_const_bytep)data, 0, 8) != 0) {
-        set_error(error, MH_ERR_CORRUPT, "not a PNG file (bad signature)");
+        mh_set_error(error, MH_ERR_CORRUPT, "not a PNG file (bad signature)");
         return NULL;
     }
     mh_png_reader *reader = calloc(1, sizeof *reader);
     if (reader == NULL) {
-        set_error(error, MH_ERR_NOMEM, "out of memory");
+        mh_set_error(error, MH_ERR_NOMEM, "out of memory");
         return NULL;
     }
     reader->source.data = (const uint8_t *)data;
@@ -98,18 +84,18 @@ mh_png_reader *mh_png_open(const void *data, size_t size, mh_png_info *info, mh_
                                          png_error_to_jump, png_warning_ignored);
     if (reader->png == NULL) {
         free(reader);
-        set_error(error, MH_ERR_NOMEM, "out of memory");
+        mh_set_error(error, MH_ERR_NOMEM, "out of memory");
         return NULL;
     }
     reader->info = png_create_info_struct(reader->png);
     if (reader->info == NULL) {
         png_destroy_read_struct(&reader->png, NULL, NULL);
         free(reader);
-        set_error(error, MH_ERR_NOMEM, "out of memory");
+        mh_set_error(error, MH_ERR_NOMEM, "out of memory");
         return NULL;
     }
     if (setjmp(png_jmpbuf(reader->png))) {
-        set_error(error, message_code(reader->failure.message), reader->failure.message);
+        mh_set_error(error, message_code(reader->failure.message), reader->failure.message);
         mh_png_close(reader);
         return NULL;
     }
@@ -119,10 +105,6 @@ mh_png_reader *mh_png_open(const void *data, size_t size, mh_png_info *info, mh_
     png_set_chunk_malloc_max(reader->png, 16u * 1024u * 1024u);
     png_read_info(reader->png, reader->info);
 
-    int bit_depth = png_get_bit_depth(reader->png, reader->info);
-    int color_type = png_get_color_type(reader->png, reader->info);
-    info->source_bit_depth = bit_depth;
-    info->source_color_type = color_type;
     info->interlaced = png_get_interlace_type(reader->png, reader->info) != PNG_INTERLACE_NONE;
 
     // Samples are taken as stored: no gamma, no background, no sBIT shifts.
@@ -137,7 +119,7 @@ mh_png_reader *mh_png_open(const void *data, size_t size, mh_png_info *info, mh_
     reader->height = info->height;
     reader->rowbytes = png_get_rowbytes(reader->png, reader->info);
     if (png_get_bit_depth(reader->png, reader->info) != 8 || info->channels < 1 || info->channels > 4) {
-        set_error(error, MH_ERR_UNSUPPORTED, "unexpected sample layout after expansion");
+        mh_set_error(error, MH_ERR_UNSUPPORTED, "unexpected sample layout after expansion");
         mh_png_close(reader);
         return NULL;
     }
@@ -145,14 +127,14 @@ mh_png_reader *mh_png_open(const void *data, size_t size, mh_png_info *info, mh_
 }
 
 int mh_png_read(mh_png_reader *reader, void *pixels, size_t stride, mh_error *error) {
-    set_error(error, MH_OK, "");
+    mh_set_error(error, MH_OK, "");
     if (reader == NULL || pixels == NULL || stride < reader->rowbytes) {
-        set_error(error, MH_ERR_USAGE, "bad output buffer");
+        mh_set_error(error, MH_ERR_USAGE, "bad output buffer");
         return MH_ERR_USAGE;
     }
     png_bytep *rows = malloc(sizeof(png_bytep) * (reader->height ? reader->height : 1));
     if (rows == NULL) {
-        set_error(error, MH_ERR_NOMEM, "out of memory");
+        mh_set_error(error, MH_ERR_NOMEM, "out of memory");
         return MH_ERR_NOMEM;
     }
     for (uint32_t y = 0; y < reader->height; y++) {
@@ -160,7 +142,7 @@ int mh_png_read(mh_png_reader *reader, void *pixels, size_t stride, mh_error *er
     }
     if (setjmp(png_jmpbuf(reader->png))) {
         free(rows);
-        set_error(error, message_code(reader->failure.message), reader->failure.message);
+        mh_set_error(error, message_code(reader->failure.message), reader->failure.message);
         return error ? error->code : MH_ERR_CORRUPT;
     }
     png_read_image(reader->png, rows);
@@ -170,14 +152,14 @@ int mh_png_read(mh_png_reader *reader, void *pixels, size_t stride, mh_error *er
 }
 
 int mh_png_read_row(mh_png_reader *reader, void *row, mh_error *error) {
-    set_error(error, MH_OK, "");
+    mh_set_error(error, MH_OK, "");
     if (reader == NULL || row == NULL || reader->rows_read >= reader->height ||
         png_get_interlace_type(reader->png, reader->info) != PNG_INTERLACE_NONE) {
-        set_error(error, MH_ERR_USAGE, "no more rows, or an interlaced image");
+        mh_set_error(error, MH_ERR_USAGE, "no more rows, or an interlaced image");
         return MH_ERR_USAGE;
     }
     if (setjmp(png_jmpbuf(reader->png))) {
-        set_error(error, message_code(reader->failure.message), reader->failure.message);
+        mh_set_error(error, message_code(reader->failure.message), reader->failure.message);
         return error ? error->code : MH_ERR_CORRUPT;
     }
     png_read_row(reader->png, (png_bytep)row, NULL);

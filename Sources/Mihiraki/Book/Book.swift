@@ -7,6 +7,8 @@ public struct Book: Sendable {
     public struct PageFile: Hashable, Sendable {
         /// Path relative to the book's root, with `/` separators (the manifest's `source`).
         public var source: String
+
+        init(source: String) { self.source = source }
     }
 
     /// The name the user knows the book by: the folder's name, or the
@@ -83,7 +85,7 @@ public struct Book: Sendable {
                 comicInfo = try ComicInfo.parse(try storage.read(comicInfoPath))
             } catch let error as MihirakiError {
                 warnings.append(MihirakiError(error.code, path: storage.displayPath(comicInfoPath),
-                                              "ignored: " + error.message.replacingPrefix("ComicInfo.xml: ", with: "")))
+                                              "ignored: " + error.message, underlying: error))
             }
         }
         return Book(name: fileName, outputName: outputName, path: trimmed, images: images, comicInfo: comicInfo,
@@ -91,20 +93,25 @@ public struct Book: Sendable {
     }
 
     /// The bytes of one image.
+    /// - Throws: ``MihirakiError`` naming the file when it cannot be read.
     public func read(_ page: PageFile) throws -> [UInt8] { try storage.read(page.source) }
 
     /// The header of one image, read from the first bytes of the file when
     /// they suffice (nearly always), so planning a book does not read it whole.
-    /// - Throws: `CodecError` for a damaged or unsupported header.
-    public func header(_ page: PageFile) throws -> PageHeader {
-        let head = try storage.readPrefix(page.source, count: 256 << 10)
-        if let header = try? PageDecoder.header(of: head) { return header }
-        // A header larger than the prefix (big EXIF or ICC data), or a damaged one:
-        // judge it on the whole file.
-        return try PageDecoder.header(of: head.count < 256 << 10 ? head : try storage.read(page.source))
+    /// - Throws: ``MihirakiError`` naming the file, for a damaged or unsupported header.
+    func header(_ page: PageFile) throws -> PageHeader {
+        let prefixSize = 256 << 10
+        let head = try storage.readPrefix(page.source, count: prefixSize)
+        return try MihirakiError.wrapping(path: displayPath(page)) {
+            if let header = try? PageDecoder.header(of: head) { return header }
+            // A header larger than the prefix (big EXIF or ICC data), or a damaged
+            // one: judge it on the whole file.
+            return try PageDecoder.header(of: head.count < prefixSize ? head : try storage.read(page.source))
+        }
     }
 
     /// Where an image lives, as errors name it (`book/p1.png`, `vol.cbz:p1.png`).
+    /// - Parameter page: one of ``images``.
     public func displayPath(_ page: PageFile) -> String { storage.displayPath(page.source) }
 
     static func hasArchiveExtension(_ name: String) -> Bool {
@@ -118,10 +125,4 @@ public struct Book: Sendable {
     }
 
     static func isImageSignature(_ head: [UInt8]) -> Bool { ImageFormat.sniff(head)?.isDecodable == true }
-}
-
-extension String {
-    func replacingPrefix(_ prefix: String, with replacement: String) -> String {
-        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
-    }
 }

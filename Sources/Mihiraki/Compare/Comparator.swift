@@ -3,58 +3,14 @@ import MihirakiCodecs
 import MihirakiCore
 import MihirakiRaster
 
-/// The result of comparing one expected image with its actual counterpart.
-public struct FileComparison: Hashable, Sendable {
-    public enum Status: String, Hashable, Sendable {
-        /// Equal, or different within the allowed tolerance.
-        case ok
-        /// More pixels differ than allowed, or the sizes differ.
-        case diff
-        /// In EXPECTED, not in ACTUAL.
-        case missing
-        /// In ACTUAL, not in EXPECTED.
-        case extra
-        /// One side could not be read.
-        case error
-    }
-
-    /// Relative path (directories) or the actual file's path.
-    public var name: String
-    public var status: Status
-    public var differingPixels = 0
-    public var antialiasedPixels = 0
-    public var totalPixels = 0
-    /// `W×H vs W×H` when the sizes differ; the reason when unreadable.
-    public var detail: String?
-
-    public var ratio: Double { totalPixels == 0 ? 0 : Double(differingPixels) / Double(totalPixels) }
-
-    /// The report line: `name: ok`, `name: DIFF 12 px (0.0004 %)`, `name: missing`, ….
-    public var line: String {
-        switch status {
-        case .ok where differingPixels > 0:
-            return "\(name): ok (\(differingPixels) px within tolerance)"
-        case .ok: return "\(name): ok"
-        case .diff:
-            if let detail { return "\(name): DIFF \(detail)" }
-            return "\(name): DIFF \(differingPixels) px (\(Self.percent(ratio)) %)"
-        case .missing: return "\(name): missing"
-        case .extra: return "\(name): extra"
-        case .error: return "\(name): error: \(detail ?? "unreadable")"
-        }
-    }
-
-    static func percent(_ ratio: Double) -> String {
-        let value = ratio * 100
-        if value >= 0.01 { return String(format: "%.2f", value) }
-        return String(format: "%.4g", value)
-    }
-}
-
 /// `mihiraki compare`: pixelmatch-style comparison of PNG files or folders.
 public enum Comparator {
+    /// What counts as a difference, and where diff pictures go.
     public struct Options: Sendable {
-        public var pixel = PixelMatch.Options()
+        /// Colour distance threshold, 0…1, on pixelmatch's YIQ scale (default 0.1).
+        public var threshold = 0.1
+        /// Count anti-aliased pixels as differences too.
+        public var includeAntialiased = false
         /// Allow up to this many differing pixels per image.
         public var maxDiffPixels = 0
         /// Allow up to this fraction of differing pixels per image.
@@ -62,10 +18,17 @@ public enum Comparator {
         /// Where to write diff pictures: a file (file mode) or a folder (folder mode).
         public var diffPath: String?
 
+        /// Exact comparison with pixelmatch's defaults, no diff pictures.
         public init() {}
+
+        var pixel: PixelMatch.Options { PixelMatch.Options(threshold: threshold, includeAntialiased: includeAntialiased) }
     }
 
     /// Compares two images already in memory.
+    /// - Parameters:
+    ///   - name: how the result names the pair.
+    ///   - diffPath: where to write a diff picture when they differ.
+    /// - Returns: the comparison; `.error` only when the diff picture cannot be written.
     public static func compare(expected: PixelBuffer, actual: PixelBuffer, name: String, options: Options,
                                diffPath: String? = nil) -> FileComparison {
         var result = FileComparison(name: name, status: .ok, totalPixels: expected.width * expected.height)
@@ -88,18 +51,16 @@ public enum Comparator {
                 if !folder.isEmpty { try FileSystem.makeDirectories(folder) }
                 try FileSystem.writeAtomically(try PNGEncoder.encode(picture.reducedForOutput(), compression: .fast),
                                                to: diffPath)
-            } catch let error as MihirakiError {
-                result.status = .error
-                result.detail = "cannot write the diff picture: \(error.description)"
             } catch {
                 result.status = .error
-                result.detail = "cannot write the diff picture \(diffPath): \(error)"
+                result.detail = "cannot write the diff picture: \(MihirakiError.from(error, path: diffPath).description)"
             }
         }
         return result
     }
 
-    /// Compares two PNG files.
+    /// Compares two image files; byte-identical files are equal without decoding.
+    /// - Returns: the comparison; `.error` names an unreadable file.
     public static func compareFiles(expected: String, actual: String, options: Options) -> FileComparison {
         do {
             let bytes = try ParallelMap.run(2, jobs: 2) { i in Result { try FileSystem.read(i == 0 ? expected : actual) } }
@@ -114,15 +75,15 @@ public enum Comparator {
                 .map { try $0.get() }
             return compare(expected: images[0], actual: images[1], name: actual, options: options,
                            diffPath: options.diffPath)
-        } catch let error as MihirakiError {
-            return FileComparison(name: actual, status: .error, detail: error.description)
         } catch {
-            return FileComparison(name: actual, status: .error, detail: "\(error)")
+            return FileComparison(name: actual, status: .error, detail: MihirakiError.from(error, path: actual).description)
         }
     }
 
     /// Compares every PNG under two folders, matched by relative path, in
     /// natural order. Diff pictures go to `options.diffPath/<relative path>`.
+    /// - Returns: one comparison per file on either side, `missing` and `extra` included.
+    /// - Throws: ``MihirakiError`` when a folder cannot be read.
     public static func compareFolders(expected: String, actual: String, options: Options) throws -> [FileComparison] {
         let expectedFiles = Set(try pngFiles(under: expected)), actualFiles = Set(try pngFiles(under: actual))
         let all = expectedFiles.union(actualFiles).sorted(by: NaturalOrder.less)
@@ -142,19 +103,11 @@ public enum Comparator {
     }
 
     static func decode(_ bytes: [UInt8], path: String) throws -> PixelBuffer {
-        do {
-            return try PageDecoder.decode(bytes)
-        } catch let error as CodecError {
-            throw MihirakiError(.badPage, path: path, error.message)
-        }
+        try MihirakiError.wrapping(path: path) { try PageDecoder.decode(bytes) }
     }
 
     static func header(_ bytes: [UInt8], path: String) throws -> PageHeader {
-        do {
-            return try PageDecoder.header(of: bytes)
-        } catch let error as CodecError {
-            throw MihirakiError(.badPage, path: path, error.message)
-        }
+        try MihirakiError.wrapping(path: path) { try PageDecoder.header(of: bytes) }
     }
 
     static func pngFiles(under root: String) throws -> [String] {

@@ -2,18 +2,12 @@
 // one call by libdeflate (several times faster than zlib at the same size),
 // chunks written by hand. Output is a plain, standard PNG: 8-bit, one IDAT,
 // no ancillary chunks, so it is byte-identical for identical input.
-#include "CMihirakiCodecs.h"
+#include "shim.h"
 
 #include <libdeflate.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void set_error(mh_error *error, int code, const char *message) {
-    if (error == NULL) return;
-    error->code = code;
-    snprintf(error->message, sizeof error->message, "%s", message);
-}
 
 /// Filters one row with `type` into `out` (without the type byte). Every
 /// predictor reads original pixels only, so each loop is independent per
@@ -22,15 +16,15 @@ static void filter_row(int type, const uint8_t *restrict row, const uint8_t *res
                        uint8_t *restrict out) {
     size_t lead = (size_t)bpp < n ? (size_t)bpp : n;
     switch (type) {
-    case 1:
+    case MH_PNG_FILTER_SUB:
         memcpy(out, row, lead);
         for (size_t i = lead; i < n; i++) out[i] = (uint8_t)(row[i] - row[i - bpp]);
         break;
-    case 2:
+    case MH_PNG_FILTER_UP:
         if (prior == NULL) { memcpy(out, row, n); break; }
         for (size_t i = 0; i < n; i++) out[i] = (uint8_t)(row[i] - prior[i]);
         break;
-    case 3:
+    case MH_PNG_FILTER_AVERAGE:
         if (prior == NULL) {
             memcpy(out, row, lead);
             for (size_t i = lead; i < n; i++) out[i] = (uint8_t)(row[i] - (row[i - bpp] >> 1));
@@ -39,7 +33,7 @@ static void filter_row(int type, const uint8_t *restrict row, const uint8_t *res
         for (size_t i = 0; i < lead; i++) out[i] = (uint8_t)(row[i] - (prior[i] >> 1));
         for (size_t i = lead; i < n; i++) out[i] = (uint8_t)(row[i] - ((row[i - bpp] + prior[i]) >> 1));
         break;
-    case 4:
+    case MH_PNG_FILTER_PAETH:
         if (prior == NULL) {  // Paeth with no row above is Sub
             memcpy(out, row, lead);
             for (size_t i = lead; i < n; i++) out[i] = (uint8_t)(row[i] - row[i - bpp]);
@@ -73,7 +67,7 @@ static unsigned long residual_cost(const uint8_t *residuals, size_t n) {
 /// smallest: screentone and noise often do best unfiltered, gradients with
 /// Sub or Up. About 1/32 of the rows are tried with each filter, so this
 /// costs a fraction of the real compression. `scratch` must hold the image.
-static int choose_filter(const uint8_t *base, uint32_t width, uint32_t height, size_t stride, int channels,
+static mh_png_filter choose_filter(const uint8_t *base, uint32_t width, uint32_t height, size_t stride, int channels,
                          struct libdeflate_compressor *compressor, uint8_t *scratch) {
     const size_t row_bytes = (size_t)width * (size_t)channels;
     const uint32_t step = height > 96 ? height / 24 : 1;
@@ -82,13 +76,13 @@ static int choose_filter(const uint8_t *base, uint32_t width, uint32_t height, s
     for (uint32_t y = 0; y < height; y += step) sample_size += (size_t)(y + run <= height ? run : height - y) * row_bytes;
     size_t bound = libdeflate_zlib_compress_bound(compressor, sample_size);
     uint8_t *sink = malloc(bound);
-    if (sink == NULL) return 0;
-    int best = 0;
+    if (sink == NULL) return MH_PNG_FILTER_NONE;
+    mh_png_filter best = MH_PNG_FILTER_NONE;
     size_t best_size = (size_t)-1;
     // Average rarely wins where the others lose, and costs a full trial.
-    static const int candidates[4] = {0, 1, 2, 4};
+    static const mh_png_filter candidates[4] = {MH_PNG_FILTER_NONE, MH_PNG_FILTER_SUB, MH_PNG_FILTER_UP, MH_PNG_FILTER_PAETH};
     for (int k = 0; k < 4; k++) {
-        const int type = candidates[k];
+        const mh_png_filter type = candidates[k];
         size_t at = 0;
         for (uint32_t y = 0; y < height; y += step) {
             for (uint32_t k = 0; k < run && y + k < height; k++) {
@@ -119,12 +113,12 @@ static size_t write_chunk(uint8_t *dst, const char *type, const uint8_t *data, s
 }
 
 int mh_png_encode_deflate(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels,
-                          int level, int filter, mh_buffer *out, mh_error *error) {
-    set_error(error, MH_OK, "");
+                          int level, mh_png_filter filter, mh_buffer *out, mh_error *error) {
+    mh_set_error(error, MH_OK, "");
     if (pixels == NULL || out == NULL || channels < 1 || channels > 4 || width == 0 || height == 0 ||
-        stride < (size_t)width * (size_t)channels || level < 0 || level > 12 || filter < 0 || filter > 6 ||
+        stride < (size_t)width * (size_t)channels || level < 0 || level > 12 || filter < MH_PNG_FILTER_NONE || filter > MH_PNG_FILTER_SAMPLED ||
         width > 0x7FFFFFFF || height > 0x7FFFFFFF) {
-        set_error(error, MH_ERR_USAGE, "invalid image for PNG encoding");
+        mh_set_error(error, MH_ERR_USAGE, "invalid image for PNG encoding");
         return MH_ERR_USAGE;
     }
     out->data = NULL;
@@ -132,30 +126,30 @@ int mh_png_encode_deflate(const void *pixels, uint32_t width, uint32_t height, s
     const size_t row_bytes = (size_t)width * (size_t)channels;
     const size_t filtered_size = (row_bytes + 1) * (size_t)height;
     uint8_t *filtered = malloc(filtered_size);
-    uint8_t *trial = filter == 5 ? malloc(row_bytes) : NULL;
+    uint8_t *trial = filter == MH_PNG_FILTER_ADAPTIVE ? malloc(row_bytes) : NULL;
     struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(level);
-    if (filtered == NULL || (filter == 5 && trial == NULL) || compressor == NULL) {
+    if (filtered == NULL || (filter == MH_PNG_FILTER_ADAPTIVE && trial == NULL) || compressor == NULL) {
         free(filtered); free(trial);
         if (compressor) libdeflate_free_compressor(compressor);
-        set_error(error, MH_ERR_NOMEM, "out of memory");
+        mh_set_error(error, MH_ERR_NOMEM, "out of memory");
         return MH_ERR_NOMEM;
     }
     const uint8_t *base = (const uint8_t *)pixels;
-    if (filter == 6) filter = choose_filter(base, width, height, stride, channels, compressor, filtered);
+    if (filter == MH_PNG_FILTER_SAMPLED) filter = choose_filter(base, width, height, stride, channels, compressor, filtered);
     for (uint32_t y = 0; y < height; y++) {
         const uint8_t *row = base + (size_t)y * stride;
         const uint8_t *prior = y ? base + (size_t)(y - 1) * stride : NULL;
         uint8_t *dst = filtered + (size_t)y * (row_bytes + 1);
-        if (filter != 5) {
+        if (filter != MH_PNG_FILTER_ADAPTIVE) {
             dst[0] = (uint8_t)filter;
             filter_row(filter, row, prior, row_bytes, channels, dst + 1);
             continue;
         }
         // Adaptive: the filter with the smallest residual sum, ties to the lower type.
-        int best_type = 0;
-        filter_row(0, row, prior, row_bytes, channels, dst + 1);
+        int best_type = MH_PNG_FILTER_NONE;
+        filter_row(MH_PNG_FILTER_NONE, row, prior, row_bytes, channels, dst + 1);
         unsigned long best_cost = residual_cost(dst + 1, row_bytes);
-        for (int type = 1; type <= 4; type++) {
+        for (int type = MH_PNG_FILTER_SUB; type <= MH_PNG_FILTER_PAETH; type++) {
             filter_row(type, row, prior, row_bytes, channels, trial);
             unsigned long cost = residual_cost(trial, row_bytes);
             if (cost < best_cost) {
@@ -174,7 +168,7 @@ int mh_png_encode_deflate(const void *pixels, uint32_t width, uint32_t height, s
     if (png == NULL) {
         free(filtered);
         libdeflate_free_compressor(compressor);
-        set_error(error, MH_ERR_NOMEM, "out of memory");
+        mh_set_error(error, MH_ERR_NOMEM, "out of memory");
         return MH_ERR_NOMEM;
     }
     static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
@@ -193,7 +187,7 @@ int mh_png_encode_deflate(const void *pixels, uint32_t width, uint32_t height, s
     libdeflate_free_compressor(compressor);
     if (compressed == 0) {
         free(png);
-        set_error(error, MH_ERR_NOMEM, "deflate output did not fit its bound");
+        mh_set_error(error, MH_ERR_NOMEM, "deflate output did not fit its bound");
         return MH_ERR_NOMEM;
     }
     at += write_chunk(png + at, "IDAT", png + at + 8, compressed);

@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
+private let systemRead = Glibc.read
 #elseif canImport(Darwin)
 import Darwin
+private let systemRead = Darwin.read
 #endif
 
 /// The few file operations Mihiraki needs, as POSIX calls with errors that
@@ -27,7 +29,7 @@ enum FileSystem {
         var filled = 0
         while filled < limit {
             if filled == bytes.count { bytes += [UInt8](repeating: 0, count: min(max(bytes.count, 1 << 16), limit - filled)) }
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            let n = bytes.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + filled, $0.count - filled) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw MihirakiError(.io, path: path, "read failed: \(errnoText())")

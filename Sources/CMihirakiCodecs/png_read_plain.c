@@ -4,7 +4,7 @@
 // zlib. Anything unusual — another layout, a damaged chunk, trailing data —
 // is declined, and the caller decodes with libpng, which has the last word on
 // every file and every error message.
-#include "CMihirakiCodecs.h"
+#include "shim.h"
 
 #include <libdeflate.h>
 #include <stdlib.h>
@@ -93,9 +93,9 @@ static void unfilter_pixels(int type, const uint8_t *line, const uint8_t *prior,
         __m128i raw = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)raw32), zero);
         __m128i b = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)up32), zero);
         __m128i predicted;
-        if (type == 1) {
+        if (type == MH_PNG_FILTER_SUB) {
             predicted = a;
-        } else if (type == 3) {
+        } else if (type == MH_PNG_FILTER_AVERAGE) {
             predicted = _mm_srli_epi16(_mm_add_epi16(a, b), 1);
         } else {
             // pa = |b − c|, pb = |a − c|, pc = |a + b − 2c|: a if pa ≤ pb and pa ≤ pc, else b if pb ≤ pc, else c.
@@ -173,26 +173,26 @@ int mh_png_plain_decode(const void *data, size_t size, void *pixels, size_t stri
         // The 4-byte loads of 3-byte pixels read one byte past a row: for
         // `line` that is the next filter byte or the buffer's slack, for
         // `prior` the first byte of the current row.
-        if ((bpp == 3 || bpp == 4) && (src[0] == 1 || src[0] == 3 || src[0] == 4)) {
+        if ((bpp == 3 || bpp == 4) && (src[0] == MH_PNG_FILTER_SUB || src[0] == MH_PNG_FILTER_AVERAGE || src[0] == MH_PNG_FILTER_PAETH)) {
             unfilter_pixels(src[0], line, prior, row, png.width, bpp);
             continue;
         }
 #endif
         switch (src[0]) {
-        case 0: memcpy(row, line, row_bytes); break;
-        case 1:
+        case MH_PNG_FILTER_NONE: memcpy(row, line, row_bytes); break;
+        case MH_PNG_FILTER_SUB:
             for (size_t i = 0; i < row_bytes; i++) row[i] = (uint8_t)(line[i] + (i >= bpp ? row[i - bpp] : 0));
             break;
-        case 2:
+        case MH_PNG_FILTER_UP:
             for (size_t i = 0; i < row_bytes; i++) row[i] = (uint8_t)(line[i] + (prior ? prior[i] : 0));
             break;
-        case 3:
+        case MH_PNG_FILTER_AVERAGE:
             for (size_t i = 0; i < row_bytes; i++) {
                 int a = i >= bpp ? row[i - bpp] : 0, b = prior ? prior[i] : 0;
                 row[i] = (uint8_t)(line[i] + ((a + b) >> 1));
             }
             break;
-        case 4:
+        case MH_PNG_FILTER_PAETH:
             for (size_t i = 0; i < row_bytes; i++) {
                 int a = i >= bpp ? row[i - bpp] : 0, b = prior ? prior[i] : 0;
                 int c = (prior && i >= bpp) ? prior[i - bpp] : 0;

@@ -1,7 +1,7 @@
 // libjpeg(-turbo) behind plain C calls. libjpeg's default error handler calls
 // exit(); ours formats the message and jumps back to the setjmp of the public
 // function that is running.
-#include "CMihirakiCodecs.h"
+#include "shim.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -21,12 +21,6 @@ typedef struct jump_error_manager {
     char message[JMSG_LENGTH_MAX + 32];
     int fatal_warnings;
 } jump_error_manager;
-
-static void set_error(mh_error *error, int code, const char *message) {
-    if (error == NULL) return;
-    error->code = code;
-    snprintf(error->message, sizeof error->message, "%s", message);
-}
 
 static void fail_with_message(j_common_ptr cinfo) {
     jump_error_manager *manager = (jump_error_manager *)cinfo->err;
@@ -103,27 +97,25 @@ struct mh_jpeg_reader {
     int started;
 };
 
-mh_jpeg_reader *mh_jpeg_open(const void *data, size_t size, int scale_denom,
-                             mh_jpeg_info *info, mh_error *error) {
-    set_error(error, MH_OK, "");
-    if (data == NULL || info == NULL || !(scale_denom == 1 || scale_denom == 2 || scale_denom == 4 ||
-                                          scale_denom == 8)) {
-        set_error(error, MH_ERR_USAGE, "invalid arguments");
+mh_jpeg_reader *mh_jpeg_open(const void *data, size_t size, mh_jpeg_info *info, mh_error *error) {
+    mh_set_error(error, MH_OK, "");
+    if (data == NULL || info == NULL) {
+        mh_set_error(error, MH_ERR_USAGE, "invalid arguments");
         return NULL;
     }
     if (size < 4) {
-        set_error(error, MH_ERR_CORRUPT, "file is truncated");
+        mh_set_error(error, MH_ERR_CORRUPT, "file is truncated");
         return NULL;
     }
     mh_jpeg_reader *reader = calloc(1, sizeof *reader);
     if (reader == NULL) {
-        set_error(error, MH_ERR_NOMEM, "out of memory");
+        mh_set_error(error, MH_ERR_NOMEM, "out of memory");
         return NULL;
     }
     install_error_manager(&reader->errors);
     reader->cinfo.err = &reader->errors.pub;
     if (setjmp(reader->errors.jump)) {
-        set_error(error, classify(&reader->errors), reader->errors.message);
+        mh_set_error(error, classify(&reader->errors), reader->errors.message);
         mh_jpeg_close(reader);
         return NULL;
     }
@@ -137,10 +129,7 @@ mh_jpeg_reader *mh_jpeg_open(const void *data, size_t size, int scale_denom,
 
     struct jpeg_decompress_struct *cinfo = &reader->cinfo;
     memset(info, 0, sizeof *info);
-    info->source_width = cinfo->image_width;
-    info->source_height = cinfo->image_height;
     info->adobe_marker = cinfo->saw_Adobe_marker ? 1 : 0;
-    info->progressive = cinfo->progressive_mode ? 1 : 0;
     switch (cinfo->jpeg_color_space) {
     case JCS_GRAYSCALE:
         cinfo->out_color_space = JCS_GRAYSCALE;
@@ -156,8 +145,6 @@ mh_jpeg_reader *mh_jpeg_open(const void *data, size_t size, int scale_denom,
         info->color_model = MH_JPEG_RGB;
         break;
     }
-    cinfo->scale_num = 1;
-    cinfo->scale_denom = (unsigned int)scale_denom;
     cinfo->dct_method = JDCT_ISLOW;  // the accurate IDCT: same pixels on every CPU
     jpeg_calc_output_dimensions(cinfo);
     info->width = cinfo->output_width;
@@ -176,13 +163,13 @@ mh_jpeg_reader *mh_jpeg_open(const void *data, size_t size, int scale_denom,
 }
 
 int mh_jpeg_read_row(mh_jpeg_reader *reader, void *row, mh_error *error) {
-    set_error(error, MH_OK, "");
+    mh_set_error(error, MH_OK, "");
     if (reader == NULL || row == NULL || (reader->started && reader->cinfo.output_scanline >= reader->cinfo.output_height)) {
-        set_error(error, MH_ERR_USAGE, "no more rows");
+        mh_set_error(error, MH_ERR_USAGE, "no more rows");
         return MH_ERR_USAGE;
     }
     if (setjmp(reader->errors.jump)) {
-        set_error(error, classify(&reader->errors), reader->errors.message);
+        mh_set_error(error, classify(&reader->errors), reader->errors.message);
         return error ? error->code : MH_ERR_CORRUPT;
     }
     if (!reader->started) {
@@ -192,7 +179,7 @@ int mh_jpeg_read_row(mh_jpeg_reader *reader, void *row, mh_error *error) {
     JSAMPROW rows[1] = {(JSAMPROW)row};
     if (jpeg_read_scanlines(&reader->cinfo, rows, 1) != 1) {
         // Cannot happen with an in-memory source, which never suspends.
-        set_error(error, MH_ERR_CORRUPT, "decoder returned no row");
+        mh_set_error(error, MH_ERR_CORRUPT, "decoder returned no row");
         return MH_ERR_CORRUPT;
     }
     if (reader->cinfo.output_scanline == reader->cinfo.output_height) jpeg_finish_decompress(&reader->cinfo);
@@ -204,57 +191,4 @@ void mh_jpeg_close(mh_jpeg_reader *reader) {
     // jpeg_destroy never raises errors, so no jump region is needed here.
     jpeg_destroy_decompress(&reader->cinfo);
     free(reader);
-}
-
-// MARK: Writing
-
-int mh_jpeg_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride,
-                   int channels, int quality, int progressive, int ycck, int adobe_marker,
-                   const void *app1, size_t app1_size, mh_buffer *out, mh_error *error) {
-    set_error(error, MH_OK, "");
-    if (pixels == NULL || out == NULL || !(channels == 1 || channels == 3 || channels == 4) ||
-        width == 0 || height == 0 || stride < (size_t)width * (size_t)channels || app1_size > 65533) {
-        set_error(error, MH_ERR_USAGE, "invalid image for JPEG encoding");
-        return MH_ERR_USAGE;
-    }
-    struct jpeg_compress_struct cinfo;
-    jump_error_manager errors;
-    install_error_manager(&errors);
-    errors.fatal_warnings = 0;
-    cinfo.err = &errors.pub;
-    unsigned char *volatile buffer = NULL;
-    unsigned long buffer_size = 0;
-    if (setjmp(errors.jump)) {
-        jpeg_destroy_compress(&cinfo);
-        free(buffer);
-        set_error(error, classify(&errors), errors.message);
-        return error ? error->code : MH_ERR_CORRUPT;
-    }
-    jpeg_create_compress(&cinfo);
-    jpeg_mem_dest(&cinfo, (unsigned char **)&buffer, &buffer_size);
-    cinfo.image_width = width;
-    cinfo.image_height = height;
-    cinfo.input_components = channels;
-    cinfo.in_color_space = channels == 1 ? JCS_GRAYSCALE : (channels == 3 ? JCS_RGB : JCS_CMYK);
-    jpeg_set_defaults(&cinfo);
-    if (channels == 4) {
-        jpeg_set_colorspace(&cinfo, ycck ? JCS_YCCK : JCS_CMYK);
-    }
-    cinfo.write_Adobe_marker = adobe_marker ? TRUE : FALSE;
-    jpeg_set_quality(&cinfo, quality, TRUE);
-    if (progressive) jpeg_simple_progression(&cinfo);
-    jpeg_start_compress(&cinfo, TRUE);
-    if (app1 != NULL && app1_size > 0) {
-        jpeg_write_marker(&cinfo, JPEG_APP0 + 1, (const JOCTET *)app1, (unsigned int)app1_size);
-    }
-    while (cinfo.next_scanline < cinfo.image_height) {
-        JSAMPROW row = (JSAMPROW)((const uint8_t *)pixels + (size_t)cinfo.next_scanline * stride);
-        jpeg_write_scanlines(&cinfo, &row, 1);
-    }
-    jpeg_finish_compress(&cinfo);
-    jpeg_destroy_compress(&cinfo);
-    out->data = buffer;
-    out->size = buffer_size;
-    out->capacity = buffer_size;
-    return MH_OK;
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Mihiraki
 
-/// Options shared by `render` and `plan` (SPEC §5).
-struct LayoutOptions: ParsableArguments {
+/// The flags `render` and `plan` share: everything that decides what is drawn.
+struct LayoutFlags: ParsableArguments {
     @Option(help: ArgumentHelp("Canvas size of every image; xH or Wx derives the other side from the spread's natural aspect (thumbnails).", valueName: "WxH"))
     var size: String = "2048x1536"
 
@@ -10,7 +10,7 @@ struct LayoutOptions: ParsableArguments {
     var layout: LayoutMode = .spread
 
     @Option(help: "Reading direction: ltr, rtl, or auto (left-to-right unless the book says otherwise).")
-    var direction: RenderOptions.DirectionChoice = .auto
+    var direction: LayoutOptions.DirectionChoice = .auto
 
     @Option(help: "alone (default): page 1 is a lone recto, [x|1] [2|3]; paired: [1|2] [3|4].")
     var cover: CoverMode?
@@ -46,11 +46,11 @@ struct LayoutOptions: ParsableArguments {
     var strip = false
 
     @Option(name: .customLong("max-pixels"), help: ArgumentHelp("Refuse pages whose header claims more pixels than this.", valueName: "N"))
-    var maxPixels: Int = PageDecoder.defaultMaxPixels
+    var maxPixels: Int = LayoutOptions().maxPixels
 
     /// The library's options, or a usage error naming the bad value.
-    func renderOptions() throws -> RenderOptions {
-        var options = RenderOptions()
+    func layoutOptions() throws -> LayoutOptions {
+        var options = LayoutOptions()
         guard let canvas = CanvasSize(parsing: size) else {
             throw ValidationError("--size must look like 2048x1536, x300 or 400x (got \(size))")
         }
@@ -78,11 +78,7 @@ struct LayoutOptions: ParsableArguments {
         options.blank = blankColor
         options.strip = strip
         options.maxPixels = maxPixels
-        do {
-            try options.validate()
-        } catch let error as MihirakiError {
-            throw ValidationError(error.message)
-        }
+        try options.validate()
         return options
     }
 }
@@ -91,5 +87,5 @@ extension LayoutMode: ExpressibleByArgument {}
 extension CoverMode: ExpressibleByArgument {}
 extension FitMode: ExpressibleByArgument {}
 extension HorizontalAlignment: ExpressibleByArgument {}
-extension RenderOptions.DirectionChoice: ExpressibleByArgument {}
-extension PNGEncoder.Compression: ExpressibleByArgument {}
+extension LayoutOptions.DirectionChoice: ExpressibleByArgument {}
+extension PNGCompression: ExpressibleByArgument {}

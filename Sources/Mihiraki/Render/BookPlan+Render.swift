@@ -6,9 +6,15 @@ extension BookPlan {
     /// Renders spread `index` into memory, in the smallest exact output layout
     /// (gray, RGB or RGBA).
     ///
-    /// - Throws: `MihirakiError` naming a page that cannot be read or decoded.
-    public func renderSpread(at index: Int) throws -> PixelBuffer {
-        StageProfile.countSpread()
+    /// - Parameters:
+    ///   - index: 0-based, below ``spreadCount``.
+    ///   - observer: told where the time goes.
+    /// - Returns: the spread's pixels, exactly what its file holds.
+    /// - Throws: ``MihirakiError`` naming a page that cannot be read or decoded.
+    public func renderSpread(at index: Int, observer: (any RenderObserver)? = nil) throws -> PixelBuffer {
+        precondition(entries.indices.contains(index), "spread index out of range")
+        let timer = StageTimer(observer: observer)
+        observer?.spreadStarted()
         let entry = entries[index]
         let background = options.background, blank = options.blank
         let hasBlank = entry.slots.contains { $0.leaf == .blank }
@@ -30,21 +36,21 @@ extension BookPlan {
                 canvas.fill(x: rect.x, y: rect.y, width: rect.width, height: rect.height,
                             samples: samples(blank.premultipliedOver(background)))
             case .page(let number):
-                try draw(page: number, into: &canvas, rect: rect)
+                try draw(page: number, into: &canvas, rect: rect, timer: timer)
             }
         }
-        return StageProfile.measure(.compose) { canvas.reducedForOutput() }
+        return timer.measure(.compose) { canvas.reducedForOutput() }
     }
 
     /// Decodes page `number` row by row and resamples it into `rect` as the
     /// rows arrive: a worker never holds a whole decoded page.
-    func draw(page number: Int, into canvas: inout PixelBuffer, rect: PixelRect) throws {
+    func draw(page number: Int, into canvas: inout PixelBuffer, rect: PixelRect, timer: StageTimer) throws {
         let file = pages[number - 1]
-        let bytes = try StageProfile.measure(.read) { try book.read(file) }
+        let bytes = try timer.measure(.read) { try book.read(file) }
         let background = options.background, channels = canvas.channels
-        let start = StageProfile.now()
+        let start = timer.now()
         var decoding: UInt64 = 0
-        do {
+        try MihirakiError.wrapping(path: book.displayPath(file)) {
             try PageDecoder.withRows(bytes, maxPixels: options.maxPixels) { width, height, pageChannels, nextRow in
                 let inside = rect.x >= 0 && rect.y >= 0 && rect.width > 0 && rect.height > 0
                     && rect.x + rect.width <= canvas.width && rect.y + rect.height <= canvas.height
@@ -53,11 +59,11 @@ extension BookPlan {
                     try decoded.withUnsafeMutableBufferPointer { row in
                         try LanczosResampler.draw(sourceWidth: width, sourceHeight: height, channels: channels,
                                                   into: &target, x: x, y: y, width: w, height: h) { out in
-                            let t0 = StageProfile.now()
+                            let t0 = timer.now()
                             try nextRow(row.baseAddress!)
                             PixelBuffer.prepareRow(row.baseAddress!, channels: pageChannels, into: out,
                                                    canvasChannels: channels, count: width, over: background)
-                            decoding &+= StageProfile.now() &- t0
+                            decoding &+= timer.now() &- t0
                         }
                     }
                 }
@@ -71,10 +77,8 @@ extension BookPlan {
                     if rect.width > 0 && rect.height > 0 { canvas.blit(alone, x: rect.x, y: rect.y) }
                 }
             }
-        } catch let error as CodecError {
-            throw MihirakiError(.badPage, path: book.displayPath(file), error.message)
         }
-        StageProfile.add(.decode, decoding)
-        StageProfile.add(.resample, StageProfile.now() &- start &- decoding)
+        timer.add(.decode, decoding)
+        timer.add(.resample, timer.now() &- start &- decoding)
     }
 }

@@ -1,53 +1,6 @@
 import Foundation
 import ZIPFoundation
 
-/// Where a book's bytes come from: a folder on disk or a ZIP archive read in
-/// place (never unpacked to disk, so entry names like `../../x` are harmless).
-protocol BookSource: Sendable {
-    /// Relative paths of every file in the book, `/`-separated.
-    func listFiles() throws -> [String]
-    /// The whole content of one file.
-    func read(_ relativePath: String) throws -> [UInt8]
-    /// A description of where `relativePath` lives, for error messages.
-    func displayPath(_ relativePath: String) -> String
-    /// At least the first `count` bytes of a file (all of it when shorter);
-    /// enough for a header in nearly every image.
-    func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8]
-}
-
-extension BookSource {
-    func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] { try read(relativePath) }
-}
-
-struct FolderSource: BookSource {
-    let root: String
-
-    func listFiles() throws -> [String] {
-        var files: [String] = []
-        try walk(root, prefix: "", into: &files)
-        return files
-    }
-
-    private func walk(_ folder: String, prefix: String, into files: inout [String]) throws {
-        for name in try FileSystem.list(folder) {
-            let path = folder + "/" + name
-            switch FileSystem.kind(path) {
-            case .directory: try walk(path, prefix: prefix + name + "/", into: &files)
-            case .file: files.append(prefix + name)
-            default: continue
-            }
-        }
-    }
-
-    func read(_ relativePath: String) throws -> [UInt8] { try FileSystem.read(displayPath(relativePath)) }
-
-    func displayPath(_ relativePath: String) -> String { root + "/" + relativePath }
-
-    func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] {
-        try FileSystem.readPrefix(displayPath(relativePath), count: count)
-    }
-}
-
 /// A `.cbz`/`.zip` book. ZIPFoundation's `Archive` is not thread-safe, so reads
 /// are serialised; they are cheap next to decoding (page entries are usually
 /// stored, not deflated).

@@ -1,0 +1,17 @@
+/// Where a book's bytes come from: a folder on disk or a ZIP archive read in
+/// place (never unpacked to disk, so entry names like `../../x` are harmless).
+protocol BookSource: Sendable {
+    /// Relative paths of every file in the book, `/`-separated.
+    func listFiles() throws -> [String]
+    /// The whole content of one file.
+    func read(_ relativePath: String) throws -> [UInt8]
+    /// A description of where `relativePath` lives, for error messages.
+    func displayPath(_ relativePath: String) -> String
+    /// At least the first `count` bytes of a file (all of it when shorter);
+    /// enough for a header in nearly every image.
+    func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8]
+}
+
+extension BookSource {
+    func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] { try read(relativePath) }
+}

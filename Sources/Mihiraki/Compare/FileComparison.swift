@@ -1,0 +1,49 @@
+import Foundation
+
+/// The result of comparing one expected image with its actual counterpart.
+public struct FileComparison: Hashable, Sendable {
+    public enum Status: String, Hashable, Sendable {
+        /// Equal, or different within the allowed tolerance.
+        case ok
+        /// More pixels differ than allowed, or the sizes differ.
+        case diff
+        /// In EXPECTED, not in ACTUAL.
+        case missing
+        /// In ACTUAL, not in EXPECTED.
+        case extra
+        /// One side could not be read.
+        case error
+    }
+
+    /// Relative path (directories) or the actual file's path.
+    public var name: String
+    public var status: Status
+    public var differingPixels = 0
+    public var antialiasedPixels = 0
+    public var totalPixels = 0
+    /// `W×H vs W×H` when the sizes differ; the reason when unreadable.
+    public var detail: String?
+
+    public var ratio: Double { totalPixels == 0 ? 0 : Double(differingPixels) / Double(totalPixels) }
+
+    /// The report line: `name: ok`, `name: DIFF 12 px (0.0004 %)`, `name: missing`, ….
+    public var line: String {
+        switch status {
+        case .ok where differingPixels > 0:
+            return "\(name): ok (\(differingPixels) px within tolerance)"
+        case .ok: return "\(name): ok"
+        case .diff:
+            if let detail { return "\(name): DIFF \(detail)" }
+            return "\(name): DIFF \(differingPixels) px (\(Self.percent(ratio)) %)"
+        case .missing: return "\(name): missing"
+        case .extra: return "\(name): extra"
+        case .error: return "\(name): error: \(detail ?? "unreadable")"
+        }
+    }
+
+    static func percent(_ ratio: Double) -> String {
+        let value = ratio * 100
+        if value >= 0.01 { return String(format: "%.2f", value) }
+        return String(format: "%.4g", value)
+    }
+}

@@ -1,0 +1,35 @@
+extension BookPlan {
+    /// `plan`'s text form: one line per spread, such as `[x|1]`.
+    public var text: String {
+        entries.map { $0.spread.description + "\n" }.joined()
+    }
+
+    /// `plan --explain`: where each decision came from, one `#` line each
+    /// (`# direction rtl (ComicInfo.xml)`, `# page 7 wide (page size): p7.jpg`).
+    public var explanation: String {
+        var lines = ["# book \(book.name): \(pages.count) pages, \(entries.count) spreads"]
+        lines.append("# direction \(decisions.direction.rawValue) (\(decisions.directionOrigin.rawValue))")
+        lines.append("# cover \(decisions.cover.rawValue) (\(decisions.coverOrigin.rawValue))")
+        for page in decisions.wide.keys.sorted() {
+            lines.append("# page \(page) wide (\(decisions.wide[page]!.rawValue)): \(pages[page - 1].source)")
+        }
+        for source in decisions.deleted { lines.append("# deleted (ComicInfo.xml): \(source)") }
+        return lines.map { $0 + "\n" }.joined()
+    }
+
+    /// The manifest of this plan: what `manifest.json` and `plan --json` hold.
+    public var manifest: Manifest {
+        Manifest(book: book.name, canvas: Manifest.Canvas(width: canvas.width, height: canvas.height),
+                 layout: options.layout, direction: direction,
+                 spreads: entries.map { entry in
+                     Manifest.Spread(file: entry.file, slots: entry.slots.map { slot in
+                         let rect = slot.rect
+                         let page = slot.leaf.pageNumber
+                         return Manifest.Slot(side: Manifest.Side(slot.side), page: page,
+                                              source: page.map { pages[$0 - 1].source },
+                                              blank: page == nil ? true : nil,
+                                              rect: [rect.x, rect.y, rect.width, rect.height])
+                     })
+                 })
+    }
+}

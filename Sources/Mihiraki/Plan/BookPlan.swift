@@ -1,0 +1,129 @@
+import MihirakiCodecs
+import MihirakiCore
+
+/// A book's imposition and layout: every spread, its file name and where each
+/// page and blank goes. Made from page headers only, no pixels; render it
+/// with ``renderSpread(at:)`` or ``BookRenderer``.
+///
+/// See <doc:ImpositionRules> and <doc:GeometryAndRounding>.
+public struct BookPlan: Sendable {
+    /// One output image.
+    struct Entry: Hashable, Sendable {
+        /// `spread-001.png`, …
+        var file: String
+        var spread: Spread
+        /// Placed rectangles, left to right.
+        var slots: [PlacedSlot]
+    }
+
+    /// The book this plan is for.
+    public let book: Book
+    /// What is drawn.
+    public let options: LayoutOptions
+    /// Where each decision came from (`plan --explain`).
+    let decisions: Decisions
+    /// The pages after deletions: page `n` is `pages[n - 1]`.
+    public let pages: [Book.PageFile]
+    /// Headers of the pages, page `n` at index `n - 1`.
+    let headers: [PageHeader]
+    let entries: [Entry]
+    /// The canvas in pixels.
+    public let canvas: (width: Int, height: Int)
+
+    /// The direction used, after `auto` is resolved.
+    public var direction: ReadingDirection { decisions.direction }
+
+    /// The number of output images.
+    public var spreadCount: Int { entries.count }
+
+    /// The file names of the output images, in order (`spread-001.png`, …).
+    public var files: [String] { entries.map(\.file) }
+
+    /// Reads the header of every page that is not deleted and imposes the book.
+    ///
+    /// - Parameters:
+    ///   - book: a loaded book.
+    ///   - options: what to draw; validated here.
+    /// - Throws: ``MihirakiError``: `.usage` for invalid options (a canvas over
+    ///   the pixel limit among them), otherwise naming the first page that
+    ///   cannot be read.
+    public init(book: Book, options: LayoutOptions) throws {
+        try options.validate()
+        let deletedImages = Set(book.comicInfo?.pages.values.filter(\.isDeleted).map(\.image) ?? [])
+        var kept: [Book.PageFile] = [], keptImageIndex: [Int] = []
+        for (index, image) in book.images.enumerated() where !deletedImages.contains(index) {
+            kept.append(image)
+            keptImageIndex.append(index)
+        }
+        guard !kept.isEmpty else { throw MihirakiError(.badBook, path: book.path, "every page is deleted by ComicInfo.xml") }
+        var headers: [PageHeader] = []
+        headers.reserveCapacity(kept.count)
+        for page in kept {
+            let header = try book.header(page)
+            try MihirakiError.wrapping(path: book.displayPath(page)) {
+                try PageDecoder.checkPixelLimit(width: header.storedWidth, height: header.storedHeight,
+                                                maxPixels: options.maxPixels)
+            }
+            headers.append(header)
+        }
+        let doublePages = Set(keptImageIndex.indices.filter { book.comicInfo?.pages[keptImageIndex[$0]]?.doublePage == true }
+            .map { $0 + 1 })
+        let frontCover = keptImageIndex.first.flatMap { book.comicInfo?.pages[$0]?.isFrontCover } ?? false
+        self.init(book: book, pages: kept, headers: headers, doublePages: doublePages, frontCover: frontCover,
+                  deleted: deletedImages.sorted().filter { $0 < book.images.count }.map { book.images[$0].source },
+                  options: options)
+    }
+
+    /// Imposes a book whose page headers are already known.
+    ///
+    /// - Parameters:
+    ///   - pages: the pages after deletions; `headers` has one entry per page.
+    ///   - doublePages: pages ComicInfo marks wide (`DoublePage="true"`).
+    ///   - frontCover: ComicInfo marks the first page `FrontCover`.
+    init(book: Book, pages: [Book.PageFile], headers: [PageHeader], doublePages: Set<Int> = [],
+         frontCover: Bool = false, deleted: [String] = [], options: LayoutOptions) {
+        precondition(headers.count == pages.count, "one header per page")
+        self.book = book
+        self.options = options
+        self.pages = pages
+        self.headers = headers
+        self.canvas = options.canvas
+
+        let direction: ReadingDirection, directionOrigin: Origin
+        switch (options.direction, book.comicInfo?.direction) {
+        case (.ltr, _): (direction, directionOrigin) = (.ltr, .flag)
+        case (.rtl, _): (direction, directionOrigin) = (.rtl, .flag)
+        case (.auto, .rightToLeft?): (direction, directionOrigin) = (.rtl, .comicInfo)
+        case (.auto, .leftToRight?): (direction, directionOrigin) = (.ltr, .comicInfo)
+        case (.auto, nil): (direction, directionOrigin) = (.ltr, .default)
+        }
+        let cover: CoverMode, coverOrigin: Origin
+        if let chosen = options.cover {
+            (cover, coverOrigin) = (chosen, .flag)
+        } else {
+            (cover, coverOrigin) = (.alone, frontCover ? .comicInfo : .default)
+        }
+        var wide: [Int: Origin] = [:]
+        for (i, header) in headers.enumerated()
+        where Double(header.width) / Double(max(header.height, 1)) > options.wideThreshold {
+            wide[i + 1] = .pageSize
+        }
+        for page in doublePages where page >= 1 && page <= pages.count { wide[page] = .comicInfo }
+        decisions = Decisions(direction: direction, directionOrigin: directionOrigin, cover: cover,
+                              coverOrigin: coverOrigin, deleted: deleted, wide: wide)
+
+        // A FrontCover keeps page 1 alone even if pairing would not (it already
+        // is with the default cover, and --cover paired is a flag that wins).
+        let spreads = Imposition.spreads(pageCount: headers.count, widePages: Set(wide.keys),
+                                         options: options.imposition(direction: direction, cover: cover))
+        let digits = max(3, String(spreads.count).count)
+        let geometry = options.geometry
+        entries = spreads.enumerated().map { index, spread in
+            let number = String(index + 1)
+            let file = "spread-" + String(repeating: "0", count: digits - number.count) + number + ".png"
+            let slots = Layout.place(spread, pageSize: { (headers[$0 - 1].width, headers[$0 - 1].height) },
+                                     options: geometry)
+            return Entry(file: file, spread: spread, slots: slots)
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import MihirakiCore
+
+/// Where a layout decision came from, as `plan --explain` shows it.
+enum Origin: String, Hashable, Sendable {
+    case flag
+    case comicInfo = "ComicInfo.xml"
+    case pageSize = "page size"
+    case `default`
+}
+
+/// The decisions behind a book's spreads, each with its origin.
+struct Decisions: Hashable, Sendable {
+    var direction: ReadingDirection
+    var directionOrigin: Origin
+    var cover: CoverMode
+    var coverOrigin: Origin
+    /// Images dropped by ComicInfo (`Type="Deleted"`), by source path.
+    var deleted: [String]
+    /// Wide pages (numbers after deletions) and why each is wide.
+    var wide: [Int: Origin]
+}

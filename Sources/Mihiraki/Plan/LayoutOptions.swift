@@ -1,0 +1,105 @@
+import MihirakiCodecs
+import MihirakiCore
+import MihirakiRaster
+
+/// What Mihiraki draws: the canvas, the imposition and the geometry of every
+/// spread, and the limit on page size. The same options always give the same
+/// plan and the same pixels.
+///
+/// How a run goes (workers, compression, extra files) is ``RunOptions``.
+public struct LayoutOptions: Hashable, Sendable {
+    /// `ltr`, `rtl`, or `auto` (the book's ComicInfo, else left-to-right).
+    public enum DirectionChoice: String, CaseIterable, Sendable {
+        /// Left to right, whatever the book says.
+        case ltr
+        /// Right to left, whatever the book says.
+        case rtl
+        /// The book's `ComicInfo.xml`, else left to right.
+        case auto
+    }
+
+    /// The canvas: exact, or one side derived from the spread's natural aspect.
+    public var size: CanvasSize = .exact(width: 2048, height: 1536)
+    /// Two pages per image, or one.
+    public var layout: LayoutMode = .spread
+    /// The reading direction.
+    public var direction: DirectionChoice = .auto
+    /// Whether page 1 stands alone; `nil`: alone, unless the book's ComicInfo says otherwise.
+    public var cover: CoverMode? = nil
+    /// The shape of every page slot (771×1200 by default).
+    public var pageAspect: PageAspect = .standard
+    /// A page is wide (shown across the whole spread) when `width / height` is above this.
+    public var wideThreshold = 1.0
+    /// Pages shown alone with a blank partner (1-based).
+    public var soloPages: Set<Int> = []
+    /// Pages that get a blank inserted before them (1-based).
+    public var blankBefore: Set<Int> = []
+    /// Pixels between the two page slots.
+    public var gap = 0.0
+    /// Aspect-fit or stretch each page into its slot.
+    public var fit: FitMode = .contain
+    /// Pages pushed against the spine or centred in their slots.
+    public var align: HorizontalAlignment = .spine
+    /// The canvas colour.
+    public var background: Color = .black
+    /// The colour of blank dummy pages.
+    public var blank: Color = .white
+    /// Number a right-to-left book's files in visual order, last spread first.
+    public var strip = false
+    /// A page whose header claims more pixels than this is refused before it
+    /// is decoded, and so is a canvas larger than this.
+    public var maxPixels = PageDecoder.defaultMaxPixels
+
+    /// Options with every default.
+    public init() {}
+
+    /// The canvas size in pixels, with a derived side resolved.
+    public var canvas: (width: Int, height: Int) {
+        size.resolved(layout: layout, pageAspect: pageAspect, gap: gap)
+    }
+
+    /// The pure geometry inputs.
+    var geometry: GeometryOptions {
+        let canvas = canvas
+        return GeometryOptions(canvasWidth: canvas.width, canvasHeight: canvas.height, layout: layout, gap: gap,
+                               pageAspect: pageAspect, fit: fit, align: align)
+    }
+
+    /// Checks what parsing alone cannot, before any page is read or any
+    /// pixel memory allocated.
+    /// - Throws: ``MihirakiError`` with code `.usage` naming the option.
+    public func validate() throws {
+        guard maxPixels >= 1 else { throw MihirakiError(.usage, "--max-pixels must be at least 1") }
+        let (canvasWidth, canvasHeight) = canvas
+        guard canvasWidth > 0, canvasHeight > 0, canvasWidth <= 65535, canvasHeight <= 65535 else {
+            throw MihirakiError(.usage, "--size must be between 1x1 and 65535x65535")
+        }
+        try Self.checkCanvas(width: canvasWidth, height: canvasHeight, maxPixels: maxPixels, what: "--size")
+        guard gap >= 0, gap.isFinite, gap < Double(canvasWidth) else {
+            throw MihirakiError(.usage, "--gap must be at least 0 and less than the canvas width")
+        }
+        guard wideThreshold > 0, wideThreshold.isFinite else {
+            throw MihirakiError(.usage, "--wide-threshold must be a positive number")
+        }
+        if let bad = soloPages.union(blankBefore).first(where: { $0 < 1 }) {
+            throw MihirakiError(.usage, "page numbers start at 1 (got \(bad))")
+        }
+    }
+
+    /// Refuses an image Mihiraki would draw (a spread, a contact sheet) that
+    /// is larger than `maxPixels`, before its memory is allocated.
+    static func checkCanvas(width: Int, height: Int, maxPixels: Int, what: String) throws {
+        do {
+            try PageDecoder.checkPixelLimit(width: width, height: height, maxPixels: maxPixels)
+        } catch let error as CodecError {
+            throw MihirakiError(.usage, "\(what) \(width)x\(height) is more than the \(maxPixels)-pixel limit (--max-pixels)",
+                                underlying: error)
+        }
+    }
+
+    /// The imposition inputs once the direction and cover are decided.
+    func imposition(direction: ReadingDirection, cover: CoverMode) -> ImpositionOptions {
+        ImpositionOptions(layout: layout, direction: direction, cover: cover, soloPages: soloPages,
+                          blankBefore: blankBefore, strip: strip)
+    }
+}

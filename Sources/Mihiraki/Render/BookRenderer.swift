@@ -1,0 +1,110 @@
+/// Renders planned books to folders of PNG spreads plus `manifest.json`.
+///
+/// All spreads of all books go through one queue served by
+/// ``RunOptions/jobs`` workers, so both cores stay busy whether a run holds
+/// one long book or many short ones. Each spread is computed independently,
+/// so the files are the same bytes for any number of workers.
+public enum BookRenderer {
+    /// What rendering one book produced.
+    public struct Outcome: Sendable {
+        /// The book's path.
+        public var book: String
+        /// The folder the spreads went to.
+        public var folder: String
+        /// Spread files written, in file order.
+        public var written: [String]
+        /// What failed, in file order; the book failed if anything did.
+        public var errors: [MihirakiError]
+        /// Whether every file of the book was written.
+        public var succeeded: Bool { errors.isEmpty }
+    }
+
+    /// Counts for a progress display.
+    public struct Progress: Sendable {
+        /// Spreads finished, written or failed.
+        public var spreadsDone: Int
+        /// Spreads in the whole run.
+        public var spreadsTotal: Int
+        /// Books whose every spread is finished.
+        public var booksDone: Int
+        /// Books in the whole run.
+        public var booksTotal: Int
+    }
+
+    /// Writes every spread of one book to `outputRoot/<book>/`.
+    ///
+    /// - Throws: what ``render(_:into:options:observer:progress:)`` throws.
+    public static func render(_ plan: BookPlan, into outputRoot: String,
+                              options: RunOptions = RunOptions()) throws -> Outcome {
+        try render([plan], into: outputRoot, options: options)[0]
+    }
+
+    /// Writes the spreads of several books: each to `outputRoot/<book>/`
+    /// with, when all its spreads succeed, `manifest.json` (and
+    /// `contact-sheet.png` if asked for). Every file is written under a
+    /// temporary name and renamed, so no half-written file has a final name.
+    /// A book that fails does not stop the others.
+    ///
+    /// - Parameters:
+    ///   - plans: the books, in order.
+    ///   - outputRoot: the folder that receives one sub-folder per book.
+    ///   - options: workers, compression, contact sheets.
+    ///   - observer: told where the time goes.
+    ///   - progress: called after each spread, one call at a time.
+    /// - Returns: one outcome per plan, in order. A book whose output name an
+    ///   earlier book already has is refused in its outcome, not rendered.
+    /// - Throws: ``MihirakiError`` before anything is rendered: `.usage` for
+    ///   invalid options, an output folder inside a book, or a contact sheet
+    ///   over the pixel limit; `.io` when the output folder cannot be created.
+    public static func render(_ plans: [BookPlan], into outputRoot: String, options: RunOptions = RunOptions(),
+                              observer: (any RenderObserver)? = nil,
+                              progress: (@Sendable (Progress) -> Void)? = nil) throws -> [Outcome] {
+        try options.validate()
+        if options.contactSheet {
+            for plan in plans where plan.spreadCount > 0 {
+                let size = ContactSheet.size(spreads: plan.spreadCount, canvas: plan.canvas)
+                try LayoutOptions.checkCanvas(width: size.width, height: size.height,
+                                              maxPixels: plan.options.maxPixels, what: "the contact sheet of \(plan.book.name)")
+            }
+        }
+        try prepareOutput(outputRoot, books: plans.map(\.book.path))
+        let timer = StageTimer(observer: observer)
+        let refused = duplicateNameErrors(plans)
+        let books = plans.map { plan in
+            BookResults(plan: plan, writer: BookWriter(plan: plan, folder: outputRoot + "/" + plan.book.outputName,
+                                                       options: options, timer: timer))
+        }
+        var items: [(book: Int, spread: Int)] = []
+        for (b, state) in books.enumerated() {
+            if let error = refused[b] {
+                state.fail(error)
+                continue
+            }
+            do {
+                try state.writer.prepareFolder()
+                items += state.plan.entries.indices.map { (b, $0) }
+            } catch {
+                state.fail(MihirakiError.from(error, path: state.writer.folder))
+            }
+        }
+        let work = largestFirst(items, books: books)
+        let counter = ProgressCounter(total: work.count, books: books, report: progress)
+        _ = ParallelMap.run(work.count, jobs: options.jobs) { k in
+            counter.spreadDone(completingBook: books[work[k].book].renderSpread(work[k].spread))
+        }
+        return books.map { $0.outcome() }
+    }
+
+    /// Biggest spreads first (stored pixels to decode), so the run does not
+    /// end with one worker finishing a wide page while the other idles. Only
+    /// the order of work changes; every file is the same.
+    private static func largestFirst(_ items: [(book: Int, spread: Int)], books: [BookResults]) -> [(book: Int, spread: Int)] {
+        let cost = items.map { item in
+            let plan = books[item.book].plan
+            return plan.entries[item.spread].spread.pages.reduce(0) { total, page in
+                total + plan.headers[page - 1].storedWidth * plan.headers[page - 1].storedHeight
+            }
+        }
+        return items.indices.sorted { cost[$0] != cost[$1] ? cost[$0] > cost[$1] : $0 < $1 }.map { items[$0] }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// The rules about where books may be written, enforced by the library so
+/// every caller (the command line, a server, a program) gets them.
+extension BookRenderer {
+    /// Refuses an output folder that is one of the books or inside one
+    /// (the next run would take the spreads for pages), then creates it.
+    ///
+    /// - Parameters:
+    ///   - outputRoot: the folder that receives one sub-folder per book.
+    ///   - books: the books' paths as given.
+    /// - Throws: ``MihirakiError``: `.usage` for an output inside a book,
+    ///   `.io` naming the folder that cannot be created.
+    public static func prepareOutput(_ outputRoot: String, books: [String]) throws {
+        let out = resolved(outputRoot)
+        for book in books {
+            let root = resolved(book)
+            if out == root || out.hasPrefix(root.hasSuffix("/") ? root : root + "/") {
+                throw MihirakiError(.usage, "the output folder \(outputRoot) is inside the book \(book)")
+            }
+        }
+        try FileSystem.makeDirectories(outputRoot)
+    }
+
+    /// Two books with the same output folder name (`a/vol1` and `b/vol1`, or
+    /// `vol1/` and `vol1.cbz`) would overwrite each other: the first keeps the
+    /// name, every later one is refused.
+    ///
+    /// - Returns: the plans that keep their names, in order, and one error per refused book.
+    public static func refusingDuplicateNames(_ plans: [BookPlan]) -> (kept: [BookPlan], refused: [MihirakiError]) {
+        let errors = duplicateNameErrors(plans)
+        return (plans.indices.filter { errors[$0] == nil }.map { plans[$0] }, errors.keys.sorted().map { errors[$0]! })
+    }
+
+    /// The refusal of every plan whose output name an earlier plan has, by index.
+    static func duplicateNameErrors(_ plans: [BookPlan]) -> [Int: MihirakiError] {
+        var owners: [String: String] = [:]
+        var errors: [Int: MihirakiError] = [:]
+        for (index, plan) in plans.enumerated() {
+            if let other = owners[plan.book.outputName] {
+                errors[index] = MihirakiError(.usage, path: plan.book.path,
+                                              "has the same output folder name as \(other); refused")
+            } else {
+                owners[plan.book.outputName] = plan.book.path
+            }
+        }
+        return errors
+    }
+
+    private static func resolved(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+}

@@ -1,0 +1,61 @@
+import CMihirakiCodecs
+import MihirakiRaster
+
+extension PageDecoder {
+    static func openJPEG<T>(_ bytes: [UInt8], _ body: (OpenedPage) throws -> T) throws -> T {
+        try bytes.withUnsafeBytes { raw in
+            var info = mh_jpeg_info()
+            var error = mh_error()
+            guard let reader = mh_jpeg_open(raw.baseAddress, raw.count, &info, &error) else {
+                throw CodecError(error)
+            }
+            defer { mh_jpeg_close(reader) }
+            var orientation = 1
+            if let exif = info.exif, info.exif_size > 0 {
+                orientation = ExifOrientation.parse(Array(UnsafeBufferPointer(start: exif, count: info.exif_size))) ?? 1
+            }
+            let width = Int(info.width), height = Int(info.height), channels = Int(info.channels)
+            let header = PageHeader(format: .jpeg, storedWidth: width, storedHeight: height,
+                                    orientation: orientation, isGray: channels == 1)
+            guard Int(info.color_model) == Int(MH_JPEG_CMYK) else {
+                return try body(OpenedPage(header: header, channels: channels, streams: true) { row in
+                    guard mh_jpeg_read_row(reader, row, &error) == MH_OK else { throw CodecError(error) }
+                })
+            }
+            let inverted = info.adobe_marker != 0
+            var cmyk = [UInt8](repeating: 0, count: width * 4)
+            return try body(OpenedPage(header: header, channels: 3, streams: true) { row in
+                try cmyk.withUnsafeMutableBufferPointer { buffer in
+                    guard mh_jpeg_read_row(reader, buffer.baseAddress, &error) == MH_OK else { throw CodecError(error) }
+                    cmykRowToRGB(UnsafePointer(buffer.baseAddress!), row, count: width, adobeInverted: inverted)
+                }
+            })
+        }
+    }
+
+    /// CMYK samples to RGB. Files with an Adobe APP14 marker store CMYK
+    /// inverted (Photoshop's convention), so there `R = C·K/255`; otherwise
+    /// `R = (255−C)·(255−K)/255`. Rounded to nearest.
+    package static func cmykToRGB(_ cmyk: PixelBuffer, adobeInverted: Bool) -> PixelBuffer {
+        precondition(cmyk.channels == 4, "CMYK has four samples per pixel")
+        return PixelBuffer(width: cmyk.width, height: cmyk.height, channels: 3) { out in
+            cmyk.pixels.withUnsafeBufferPointer { src in
+                cmykRowToRGB(src.baseAddress!, out.baseAddress!, count: cmyk.width * cmyk.height,
+                             adobeInverted: adobeInverted)
+            }
+        }
+    }
+
+    static func cmykRowToRGB(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int,
+                             adobeInverted: Bool) {
+        for i in 0..<count {
+            var k = Int(src[4 * i + 3])
+            if !adobeInverted { k = 255 - k }
+            for j in 0..<3 {
+                var c = Int(src[4 * i + j])
+                if !adobeInverted { c = 255 - c }
+                dst[3 * i + j] = UInt8((c * k + 127) / 255)
+            }
+        }
+    }
+}
