@@ -1,6 +1,7 @@
 /// `--size`: an exact canvas, or one side given and the other derived from the
 /// spread's natural aspect (thumbnails with no bars).
 public enum CanvasSize: Hashable, Sendable, CustomStringConvertible {
+    /// `2048x1536`: exactly this size.
     case exact(width: Int, height: Int)
     /// `x300`: this height, width from the aspect.
     case height(Int)

@@ -1,16 +1,25 @@
 /// Spread (two pages per image) or single (one page per image, never a blank).
 public enum LayoutMode: String, CaseIterable, Codable, Sendable {
-    case spread, single
+    /// Two pages per image, as an open book shows them.
+    case spread
+    /// One page per image, never a blank.
+    case single
 }
 
 /// Reading direction of a book.
 public enum ReadingDirection: String, CaseIterable, Codable, Sendable {
-    case ltr, rtl
+    /// Left to right: page 1 on the right of the first spread, `[x|1] [2|3]`.
+    case ltr
+    /// Right to left, the mirror image: `[1|x] [3|2]`.
+    case rtl
 }
 
 /// Whether page 1 stands alone as a cover (`[x|1] [2|3]`) or pairs (`[1|2]`).
 public enum CoverMode: String, CaseIterable, Sendable {
-    case alone, paired
+    /// Page 1 alone, as a recto: `[x|1] [2|3]`.
+    case alone
+    /// No separate cover: `[1|2] [3|4]`.
+    case paired
 }
 
 /// How a page fills its slot.
@@ -54,14 +63,18 @@ package struct ImpositionOptions: Hashable, Sendable {
 
 /// The shape of every page slot, `A×B` (default 771×1200).
 public struct PageAspect: Hashable, Sendable, CustomStringConvertible {
+    /// The slot's relative width (771 by default).
     public var width: Double
+    /// The slot's relative height (1200 by default).
     public var height: Double
 
+    /// An aspect of `width : height`; both positive and finite.
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height
     }
 
+    /// 771×1200, the shape of a manga tankōbon page.
     public static let standard = PageAspect(width: 771, height: 1200)
 
     /// Parses `AxB` with positive finite numbers, e.g. `771x1200` or `1x1.414`.

@@ -1,10 +1,15 @@
 /// A straight (not premultiplied) 8-bit sRGB colour with alpha.
 public struct Color: Hashable, Sendable, CustomStringConvertible {
+    /// Red, 0–255, not premultiplied.
     public var red: UInt8
+    /// Green, 0–255, not premultiplied.
     public var green: UInt8
+    /// Blue, 0–255, not premultiplied.
     public var blue: UInt8
+    /// Opacity, 0 (transparent) – 255 (opaque).
     public var alpha: UInt8
 
+    /// A colour from its samples.
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
         self.red = red
         self.green = green
@@ -12,16 +17,20 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
         self.alpha = alpha
     }
 
+    /// A neutral colour: red, green and blue all `gray`.
     public init(gray: UInt8, alpha: UInt8 = 255) {
         self.init(red: gray, green: gray, blue: gray, alpha: alpha)
     }
 
+    /// Opaque black, the default background.
     public static let black = Color(gray: 0)
+    /// Opaque white, the default colour of blank pages (paper).
     public static let white = Color(gray: 255)
+    /// Fully transparent; a canvas with it is written as RGBA.
     public static let transparent = Color(red: 0, green: 0, blue: 0, alpha: 0)
 
-    public var isOpaque: Bool { alpha == 255 }
-    public var isGray: Bool { red == green && green == blue }
+    package var isOpaque: Bool { alpha == 255 }
+    package var isGray: Bool { red == green && green == blue }
 
     /// `#RRGGBB` or `#RRGGBBAA`.
     public var description: String {

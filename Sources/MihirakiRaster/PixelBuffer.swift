@@ -6,9 +6,13 @@ import CMihirakiKernels
 /// spread the canvas is either gray or RGBA with *premultiplied* alpha, which
 /// is what makes resampling pages with transparency correct.
 public struct PixelBuffer: Hashable, Sendable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
+    /// Samples per pixel: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA; a rendered spread has straight alpha.
     public let channels: Int
+    /// Rows top to bottom, `width × channels` bytes each, no padding.
     public var pixels: [UInt8]
 
     /// A buffer filled with zeros.

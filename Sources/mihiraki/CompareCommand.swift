@@ -64,7 +64,7 @@ struct CompareCommand: ParsableCommand {
             throw ValidationError("compare two files or two folders, not one of each")
         }
         if json {
-            print(ComparisonReport.json(results), terminator: "")
+            print(Comparator.json(results), terminator: "")
         } else {
             for result in results { print(result.line) }
         }

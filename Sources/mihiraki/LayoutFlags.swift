@@ -10,7 +10,7 @@ struct LayoutFlags: ParsableArguments {
     var layout: LayoutMode = .spread
 
     @Option(help: "Reading direction: ltr, rtl, or auto (left-to-right unless the book says otherwise).")
-    var direction: LayoutOptions.DirectionChoice = .auto
+    var direction: DirectionFlag = .auto
 
     @Option(help: "alone (default): page 1 is a lone recto, [x|1] [2|3]; paired: [1|2] [3|4].")
     var cover: CoverMode?
@@ -56,7 +56,7 @@ struct LayoutFlags: ParsableArguments {
         }
         options.size = canvas
         options.layout = layout
-        options.direction = direction
+        options.direction = direction.choice
         options.cover = cover
         guard let aspect = PageAspect(parsing: pageAspect) else {
             throw ValidationError("--page-aspect must look like 771x1200 (got \(pageAspect))")
@@ -87,5 +87,12 @@ extension LayoutMode: ExpressibleByArgument {}
 extension CoverMode: ExpressibleByArgument {}
 extension FitMode: ExpressibleByArgument {}
 extension HorizontalAlignment: ExpressibleByArgument {}
-extension LayoutOptions.DirectionChoice: ExpressibleByArgument {}
+extension DirectionFlag: ExpressibleByArgument {}
+
+/// `--direction`: a direction, or `auto` for the book's own.
+enum DirectionFlag: String, CaseIterable {
+    case ltr, rtl, auto
+
+    var choice: ReadingDirection? { ReadingDirection(rawValue: rawValue) }
+}
 extension PNGCompression: ExpressibleByArgument {}

@@ -118,7 +118,7 @@ struct ArchiveAndComicInfoTests {
     ])
     func fuzzRegressions(name: String, error: String) throws {
         let bytes = try Fixtures.bytes(Fixtures.testImages.appendingPathComponent("fuzz-regressions/" + name))
-        #expect { _ = try ComicInfo.parse(bytes) } throws: { ($0 as? MihirakiError)?.message.hasPrefix(error) == true }
+        #expect { _ = try ComicInfo.parse(bytes) } throws: { ($0 as? ComicInfo.Malformed)?.message.hasPrefix(error) == true }
     }
 
     @Test("The XML scanner: references, comments, CDATA, declarations; malformed documents named", arguments: [
@@ -139,7 +139,7 @@ struct ArchiveAndComicInfoTests {
         case (.success(let info), "rtl"): #expect(info.direction == .rightToLeft)
         case (.success(let info), "ltr"): #expect(info.direction == .leftToRight)
         case (.failure(let error), "error"):
-            #expect((error as? MihirakiError)?.message.hasPrefix("malformed XML near line") == true)
+            #expect((error as? ComicInfo.Malformed)?.message.hasPrefix("malformed XML near line") == true)
         default: Issue.record("\(document) gave the wrong outcome")
         }
     }
@@ -151,7 +151,7 @@ struct ArchiveAndComicInfoTests {
         ]))
         #expect(info.direction == .rightToLeft)
         #expect(info.pages.count == 1 && info.pages[3]?.doublePage == true && info.pages[3]?.isFrontCover == true)
-        #expect(throws: MihirakiError.self) { _ = try ComicInfo.parse(Array("<NotComicInfo/>".utf8)) }
+        #expect(throws: ComicInfo.Malformed.self) { _ = try ComicInfo.parse(Array("<NotComicInfo/>".utf8)) }
     }
 }
 

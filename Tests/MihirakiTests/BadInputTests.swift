@@ -119,7 +119,7 @@ struct BadInputTests {
         let book = try Book.load(archive)
         // A `..` component is a dot-name: such entries are skipped like dot-files.
         #expect(book.images.map(\.source) == ["ok.png"])
-        let outcome = try BookRenderer.render(try BookPlan(book: book, options: LayoutOptions()), into: folder.path + "/out")
+        let outcome = try renderOne(try BookPlan(book: book, options: LayoutOptions()), into: folder.path + "/out")
         #expect(outcome.succeeded)
         // Nothing was written outside the output folder: entries are never paths on disk.
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/evil.png"))

@@ -166,7 +166,7 @@ struct CompareTests {
         #expect(results.map(\.line) == ["a.png: ok", "gone.png: missing", "new.png: extra", "sub/b.png: DIFF 1 px (0.03 %)"])
         #expect(FileManager.default.fileExists(atPath: folder.path + "/diffs/sub/b.png"))
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/diffs/a.png"))
-        let json = ComparisonReport.json(results)
+        let json = Comparator.json(results)
         let decoded = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         #expect(decoded?["ok"] as? Bool == false && (decoded?["files"] as? [Any])?.count == 4)
     }

@@ -37,11 +37,11 @@ struct OutputRulesTests {
         options.size = .exact(width: 200, height: 150)
         options.maxPixels = 30000
         let plan = try BookPlan(book: try Book.load(folder.path + "/book"), options: options)
-        #expect { _ = try BookRenderer.render(plan, into: folder.path + "/out", options: runOptions(contactSheet: true)) }
+        #expect { _ = try renderOne(plan, into: folder.path + "/out", options: runOptions(contactSheet: true)) }
             throws: { ($0 as? MihirakiError)?.code == .usage }
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
         // Without the sheet the same book renders.
-        #expect(try BookRenderer.render(plan, into: folder.path + "/out").succeeded)
+        #expect(try renderOne(plan, into: folder.path + "/out").succeeded)
     }
 
     @Test("Two books with one output name: the first is written, the second refused in its outcome")
@@ -71,7 +71,7 @@ struct OutputRulesTests {
         try folder.write("book/p1.png", try Fixtures.solidPNG(width: 20, height: 30, [90]))
         let plan = try BookPlan(book: try Book.load(folder.path + "/book"), options: LayoutOptions())
         for out in [folder.path + "/book", folder.path + "/book/previews", folder.path + "/book/../book/x"] {
-            #expect { _ = try BookRenderer.render(plan, into: out) } throws: {
+            #expect { _ = try renderOne(plan, into: out) } throws: {
                 ($0 as? MihirakiError)?.code == .usage && "\($0)".contains("inside the book")
             }
         }

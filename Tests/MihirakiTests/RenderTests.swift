@@ -15,6 +15,11 @@ func flatBook(_ pages: [(width: Int, height: Int, samples: [UInt8])]) throws -> 
     return (folder, try Book.load(folder.path + "/book"))
 }
 
+/// Renders one book and returns its outcome.
+func renderOne(_ plan: BookPlan, into outputRoot: String, options: RunOptions = RunOptions()) throws -> BookRenderer.Outcome {
+    try BookRenderer.render([plan], into: outputRoot, options: options)[0]
+}
+
 /// How a test run goes: `jobs` workers, optionally with contact sheets.
 func runOptions(jobs: Int = 1, contactSheet: Bool = false) -> RunOptions {
     var options = RunOptions()
@@ -100,7 +105,7 @@ struct RenderTests {
         var outputs: [[String: Data]] = []
         for jobs in [1, 2, 4] {
             let out = folder.path + "/out-\(jobs)"
-            let outcome = try BookRenderer.render(try BookPlan(book: book, options: small()), into: out, options: runOptions(jobs: jobs))
+            let outcome = try renderOne(try BookPlan(book: book, options: small()), into: out, options: runOptions(jobs: jobs))
             #expect(outcome.succeeded && outcome.written.count == 4)
             let names = try FileManager.default.contentsOfDirectory(atPath: out + "/book").sorted()
             #expect(names == ["manifest.json", "spread-001.png", "spread-002.png", "spread-003.png", "spread-004.png"])
@@ -119,7 +124,7 @@ struct RenderTests {
         let path = book.displayPath(book.images[2])
         let whole = try Fixtures.bytes(URL(fileURLWithPath: path))
         try Data(whole.prefix(whole.count - 20)).write(to: URL(fileURLWithPath: path))
-        let outcome = try BookRenderer.render(try BookPlan(book: book, options: small()), into: folder.path + "/out")
+        let outcome = try renderOne(try BookPlan(book: book, options: small()), into: folder.path + "/out")
         #expect(!outcome.succeeded)
         #expect(outcome.written == ["spread-001.png"])
         #expect(outcome.errors.count == 1 && outcome.errors[0].path == path)

@@ -1,4 +1,4 @@
-import Mihiraki
+import MihirakiCore
 
 /// Any bytes as ComicInfo.xml.
 @_cdecl("LLVMFuzzerTestOneInput")

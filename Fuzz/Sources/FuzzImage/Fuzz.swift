@@ -1,4 +1,4 @@
-import Mihiraki
+import MihirakiCodecs
 
 /// Any bytes as a page, through every way Mihiraki decodes one: header, whole
 /// decode (PNG fast path, libpng, libjpeg) and row streaming. scripts/fuzz

@@ -4,7 +4,7 @@ import MihirakiCore
 /// One input: a folder of page images or a `.cbz`/`.zip` archive.
 public struct Book: Sendable {
     /// One image file of a book.
-    public struct PageFile: Hashable, Sendable {
+    public struct PageFile: Sendable {
         /// Path relative to the book's root, with `/` separators (the manifest's `source`).
         public var source: String
 
@@ -22,7 +22,7 @@ public struct Book: Sendable {
     /// Every image file, in natural order of relative path (before ComicInfo deletions).
     public var images: [PageFile]
     /// The book's `ComicInfo.xml`, when present and readable.
-    public var comicInfo: ComicInfo?
+    var comicInfo: ComicInfo?
     /// Problems that do not stop the book, such as a malformed `ComicInfo.xml`.
     public var warnings: [MihirakiError]
 
@@ -83,8 +83,8 @@ public struct Book: Sendable {
         if let comicInfoPath {
             do {
                 comicInfo = try ComicInfo.parse(try storage.read(comicInfoPath))
-            } catch let error as MihirakiError {
-                warnings.append(MihirakiError(error.code, path: storage.displayPath(comicInfoPath),
+            } catch let error as ComicInfo.Malformed {
+                warnings.append(MihirakiError(.badBook, path: storage.displayPath(comicInfoPath),
                                               "ignored: " + error.message, underlying: error))
             }
         }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// The result of comparing one expected image with its actual counterpart.
-public struct FileComparison: Hashable, Sendable {
-    public enum Status: String, Hashable, Sendable {
+public struct FileComparison: Equatable, Sendable {
+    /// How the pair compared.
+    public enum Status: String, Sendable {
         /// Equal, or different within the allowed tolerance.
         case ok
         /// More pixels differ than allowed, or the sizes differ.
@@ -17,14 +18,18 @@ public struct FileComparison: Hashable, Sendable {
 
     /// Relative path (directories) or the actual file's path.
     public var name: String
+    /// How the pair compared.
     public var status: Status
+    /// Pixels that differ beyond the threshold (anti-aliased ones excluded unless asked for).
     public var differingPixels = 0
+    /// Differing pixels forgiven as anti-aliasing.
     public var antialiasedPixels = 0
+    /// Pixels in the expected image.
     public var totalPixels = 0
     /// `W×H vs W×H` when the sizes differ; the reason when unreadable.
     public var detail: String?
 
-    public var ratio: Double { totalPixels == 0 ? 0 : Double(differingPixels) / Double(totalPixels) }
+    var ratio: Double { totalPixels == 0 ? 0 : Double(differingPixels) / Double(totalPixels) }
 
     /// The report line: `name: ok`, `name: DIFF 12 px (0.0004 %)`, `name: missing`, ….
     public var line: String {

@@ -13,6 +13,7 @@ public enum GoldenCheck {
         public var planChanges: [String]
         /// One comparison per spread whose plan is unchanged.
         public var files: [FileComparison]
+        /// No plan change and every spread equal within tolerance.
         public var passed: Bool { planChanges.isEmpty && files.allSatisfy { $0.status == .ok } }
     }
 
@@ -40,7 +41,7 @@ public enum GoldenCheck {
         }
         let current = plan.manifest
         var changes: [String] = []
-        if golden.canvas != current.canvas { changes.append("plan changed: canvas \(golden.canvas) → \(current.canvas)") }
+        if golden.canvas != current.canvas { changes.append("plan changed: canvas \(golden.canvas.text) → \(current.canvas.text)") }
         if golden.layout != current.layout {
             changes.append("plan changed: layout \(golden.layout.rawValue) → \(current.layout.rawValue)")
         }
@@ -55,7 +56,7 @@ public enum GoldenCheck {
                 continue
             }
             if before != spread {
-                changes.append("\(spread.file): plan changed: \(before) → \(spread)")
+                changes.append("\(spread.file): plan changed: \(before.text) → \(spread.text)")
             } else {
                 unchanged.append(index)
             }

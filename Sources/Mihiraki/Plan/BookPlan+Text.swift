@@ -25,7 +25,7 @@ extension BookPlan {
                      Manifest.Spread(file: entry.file, slots: entry.slots.map { slot in
                          let rect = slot.rect
                          let page = slot.leaf.pageNumber
-                         return Manifest.Slot(side: Manifest.Side(slot.side), page: page,
+                         return Manifest.Slot(side: slot.side.rawValue, page: page,
                                               source: page.map { pages[$0 - 1].source },
                                               blank: page == nil ? true : nil,
                                               rect: [rect.x, rect.y, rect.width, rect.height])

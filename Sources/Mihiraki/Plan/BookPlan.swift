@@ -19,25 +19,22 @@ public struct BookPlan: Sendable {
     /// The book this plan is for.
     public let book: Book
     /// What is drawn.
-    public let options: LayoutOptions
+    let options: LayoutOptions
     /// Where each decision came from (`plan --explain`).
     let decisions: Decisions
     /// The pages after deletions: page `n` is `pages[n - 1]`.
-    public let pages: [Book.PageFile]
+    let pages: [Book.PageFile]
     /// Headers of the pages, page `n` at index `n - 1`.
     let headers: [PageHeader]
     let entries: [Entry]
     /// The canvas in pixels.
-    public let canvas: (width: Int, height: Int)
+    let canvas: (width: Int, height: Int)
 
     /// The direction used, after `auto` is resolved.
-    public var direction: ReadingDirection { decisions.direction }
+    var direction: ReadingDirection { decisions.direction }
 
     /// The number of output images.
     public var spreadCount: Int { entries.count }
-
-    /// The file names of the output images, in order (`spread-001.png`, …).
-    public var files: [String] { entries.map(\.file) }
 
     /// Reads the header of every page that is not deleted and imposes the book.
     ///
@@ -91,11 +88,10 @@ public struct BookPlan: Sendable {
 
         let direction: ReadingDirection, directionOrigin: Origin
         switch (options.direction, book.comicInfo?.direction) {
-        case (.ltr, _): (direction, directionOrigin) = (.ltr, .flag)
-        case (.rtl, _): (direction, directionOrigin) = (.rtl, .flag)
-        case (.auto, .rightToLeft?): (direction, directionOrigin) = (.rtl, .comicInfo)
-        case (.auto, .leftToRight?): (direction, directionOrigin) = (.ltr, .comicInfo)
-        case (.auto, nil): (direction, directionOrigin) = (.ltr, .default)
+        case (let chosen?, _): (direction, directionOrigin) = (chosen, .flag)
+        case (nil, .rightToLeft?): (direction, directionOrigin) = (.rtl, .comicInfo)
+        case (nil, .leftToRight?): (direction, directionOrigin) = (.ltr, .comicInfo)
+        case (nil, nil): (direction, directionOrigin) = (.ltr, .default)
         }
         let cover: CoverMode, coverOrigin: Origin
         if let chosen = options.cover {

@@ -7,23 +7,13 @@ import MihirakiRaster
 /// plan and the same pixels.
 ///
 /// How a run goes (workers, compression, extra files) is ``RunOptions``.
-public struct LayoutOptions: Hashable, Sendable {
-    /// `ltr`, `rtl`, or `auto` (the book's ComicInfo, else left-to-right).
-    public enum DirectionChoice: String, CaseIterable, Sendable {
-        /// Left to right, whatever the book says.
-        case ltr
-        /// Right to left, whatever the book says.
-        case rtl
-        /// The book's `ComicInfo.xml`, else left to right.
-        case auto
-    }
-
+public struct LayoutOptions: Sendable {
     /// The canvas: exact, or one side derived from the spread's natural aspect.
     public var size: CanvasSize = .exact(width: 2048, height: 1536)
     /// Two pages per image, or one.
     public var layout: LayoutMode = .spread
-    /// The reading direction.
-    public var direction: DirectionChoice = .auto
+    /// The reading direction; `nil`: the book's `ComicInfo.xml`, else left to right.
+    public var direction: ReadingDirection? = nil
     /// Whether page 1 stands alone; `nil`: alone, unless the book's ComicInfo says otherwise.
     public var cover: CoverMode? = nil
     /// The shape of every page slot (771×1200 by default).
@@ -54,7 +44,7 @@ public struct LayoutOptions: Hashable, Sendable {
     public init() {}
 
     /// The canvas size in pixels, with a derived side resolved.
-    public var canvas: (width: Int, height: Int) {
+    var canvas: (width: Int, height: Int) {
         size.resolved(layout: layout, pageAspect: pageAspect, gap: gap)
     }
 
@@ -68,7 +58,7 @@ public struct LayoutOptions: Hashable, Sendable {
     /// Checks what parsing alone cannot, before any page is read or any
     /// pixel memory allocated.
     /// - Throws: ``MihirakiError`` with code `.usage` naming the option.
-    public func validate() throws {
+    package func validate() throws {
         guard maxPixels >= 1 else { throw MihirakiError(.usage, "--max-pixels must be at least 1") }
         let (canvasWidth, canvasHeight) = canvas
         guard canvasWidth > 0, canvasHeight > 0, canvasWidth <= 65535, canvasHeight <= 65535 else {

@@ -7,34 +7,23 @@ import MihirakiCore
 /// A plan produces it (``BookPlan/manifest``), ``json`` prints it, and the
 /// golden check decodes the one on disk and compares the two as values.
 /// See <doc:ManifestFormat>.
-public struct Manifest: Codable, Hashable, Sendable {
+public struct Manifest: Codable, Equatable, Sendable {
     /// Canvas size in pixels.
-    public struct Canvas: Codable, Hashable, Sendable, CustomStringConvertible {
+    public struct Canvas: Codable, Equatable, Sendable {
         /// Width in pixels.
         public var width: Int
         /// Height in pixels.
         public var height: Int
 
         /// `2048×1536`.
-        public var description: String { "\(width)×\(height)" }
-    }
-
-    /// Where a slot sits on the canvas.
-    public enum Side: String, Codable, Hashable, Sendable {
-        /// The left page of a spread.
-        case left
-        /// The right page of a spread.
-        case right
-        /// A wide page across the whole spread.
-        case wide
-        /// The one page of a single-mode image.
-        case single
+        var text: String { "\(width)×\(height)" }
     }
 
     /// One page or blank on a spread.
-    public struct Slot: Codable, Hashable, Sendable, CustomStringConvertible {
-        /// Where it sits.
-        public var side: Side
+    public struct Slot: Codable, Equatable, Sendable {
+        /// Where it sits: `left` or `right` on a spread, `wide` across the
+        /// whole spread, `single` in single-page mode.
+        public var side: String
         /// The 1-based page number after deletions; `nil` for a blank.
         public var page: Int?
         /// The page's path inside the book; `nil` for a blank.
@@ -45,32 +34,32 @@ public struct Manifest: Codable, Hashable, Sendable {
         public var rect: [Int]
 
         /// `left 2 [37, 66, 987, 1404] p2.png`, or `right blank [...]`.
-        public var description: String {
-            "\(side.rawValue) \(page.map(String.init) ?? "blank") [\(rect.map(String.init).joined(separator: ", "))]"
+        var text: String {
+            "\(side) \(page.map(String.init) ?? "blank") [\(rect.map(String.init).joined(separator: ", "))]"
                 + (source.map { " " + $0 } ?? "")
         }
     }
 
     /// One output image.
-    public struct Spread: Codable, Hashable, Sendable, CustomStringConvertible {
+    public struct Spread: Codable, Equatable, Sendable {
         /// `spread-001.png`, …
         public var file: String
         /// Slots from left to right.
         public var slots: [Slot]
 
         /// The spread in plan notation (`[2|3]`, `[5W]`, `[4]`).
-        public var notation: String {
+        var notation: String {
             let pages = slots.map { $0.page.map(String.init) ?? "x" }
             switch slots.first?.side {
-            case .wide?: return "[\(pages.first ?? "?")W]"
-            case .single?: return "[\(pages.first ?? "?")]"
+            case "wide": return "[\(pages.first ?? "?")W]"
+            case "single": return "[\(pages.first ?? "?")]"
             default: return "[" + pages.joined(separator: "|") + "]"
             }
         }
 
         /// The notation and every slot: `[2|3] left 2 [37, 66, 987, 1404] p2.png, right 3 […] p3.png`.
-        public var description: String {
-            notation + " " + slots.map(\.description).joined(separator: ", ")
+        var text: String {
+            notation + " " + slots.map(\.text).joined(separator: ", ")
         }
     }
 
@@ -131,23 +120,12 @@ public struct Manifest: Codable, Hashable, Sendable {
 
     private func write(_ slot: Slot, to json: JSONWriter) {
         json.object(inline: true) {
-            json.key("side"); json.string(slot.side.rawValue)
+            json.key("side"); json.string(slot.side)
             json.key("page")
             if let page = slot.page { json.number(page) } else { json.null() }
             if let source = slot.source { json.key("source"); json.string(source) }
             if let blank = slot.blank { json.key("blank"); json.bool(blank) }
             json.key("rect"); json.numbers(slot.rect)
-        }
-    }
-}
-
-extension Manifest.Side {
-    init(_ side: SlotSide) {
-        switch side {
-        case .left: self = .left
-        case .right: self = .right
-        case .wide: self = .wide
-        case .single: self = .single
         }
     }
 }

@@ -6,12 +6,15 @@ extension BookPlan {
     /// Renders spread `index` into memory, in the smallest exact output layout
     /// (gray, RGB or RGBA).
     ///
-    /// - Parameters:
-    ///   - index: 0-based, below ``spreadCount``.
-    ///   - observer: told where the time goes.
+    /// - Parameter index: 0-based, below ``spreadCount``.
     /// - Returns: the spread's pixels, exactly what its file holds.
     /// - Throws: ``MihirakiError`` naming a page that cannot be read or decoded.
-    public func renderSpread(at index: Int, observer: (any RenderObserver)? = nil) throws -> PixelBuffer {
+    public func renderSpread(at index: Int) throws -> PixelBuffer {
+        try renderSpread(at: index, observer: nil)
+    }
+
+    /// ``renderSpread(at:)``, telling `observer` where the time goes.
+    package func renderSpread(at index: Int, observer: (any RenderObserver)?) throws -> PixelBuffer {
         precondition(entries.indices.contains(index), "spread index out of range")
         let timer = StageTimer(observer: observer)
         observer?.spreadStarted()

@@ -31,14 +31,6 @@ public enum BookRenderer {
         public var booksTotal: Int
     }
 
-    /// Writes every spread of one book to `outputRoot/<book>/`.
-    ///
-    /// - Throws: what ``render(_:into:options:observer:progress:)`` throws.
-    public static func render(_ plan: BookPlan, into outputRoot: String,
-                              options: RunOptions = RunOptions()) throws -> Outcome {
-        try render([plan], into: outputRoot, options: options)[0]
-    }
-
     /// Writes the spreads of several books: each to `outputRoot/<book>/`
     /// with, when all its spreads succeed, `manifest.json` (and
     /// `contact-sheet.png` if asked for). Every file is written under a
@@ -49,7 +41,6 @@ public enum BookRenderer {
     ///   - plans: the books, in order.
     ///   - outputRoot: the folder that receives one sub-folder per book.
     ///   - options: workers, compression, contact sheets.
-    ///   - observer: told where the time goes.
     ///   - progress: called after each spread, one call at a time.
     /// - Returns: one outcome per plan, in order. A book whose output name an
     ///   earlier book already has is refused in its outcome, not rendered.
@@ -57,8 +48,14 @@ public enum BookRenderer {
     ///   invalid options, an output folder inside a book, or a contact sheet
     ///   over the pixel limit; `.io` when the output folder cannot be created.
     public static func render(_ plans: [BookPlan], into outputRoot: String, options: RunOptions = RunOptions(),
-                              observer: (any RenderObserver)? = nil,
                               progress: (@Sendable (Progress) -> Void)? = nil) throws -> [Outcome] {
+        try render(plans, into: outputRoot, options: options, observer: nil, progress: progress)
+    }
+
+    /// ``render(_:into:options:progress:)``, telling `observer` where the time goes.
+    package static func render(_ plans: [BookPlan], into outputRoot: String, options: RunOptions,
+                               observer: (any RenderObserver)?,
+                               progress: (@Sendable (Progress) -> Void)?) throws -> [Outcome] {
         try options.validate()
         if options.contactSheet {
             for plan in plans where plan.spreadCount > 0 {

@@ -11,7 +11,7 @@ extension BookRenderer {
     ///   - books: the books' paths as given.
     /// - Throws: ``MihirakiError``: `.usage` for an output inside a book,
     ///   `.io` naming the folder that cannot be created.
-    public static func prepareOutput(_ outputRoot: String, books: [String]) throws {
+    package static func prepareOutput(_ outputRoot: String, books: [String]) throws {
         let out = resolved(outputRoot)
         for book in books {
             let root = resolved(book)
@@ -27,7 +27,7 @@ extension BookRenderer {
     /// name, every later one is refused.
     ///
     /// - Returns: the plans that keep their names, in order, and one error per refused book.
-    public static func refusingDuplicateNames(_ plans: [BookPlan]) -> (kept: [BookPlan], refused: [MihirakiError]) {
+    package static func refusingDuplicateNames(_ plans: [BookPlan]) -> (kept: [BookPlan], refused: [MihirakiError]) {
         let errors = duplicateNameErrors(plans)
         return (plans.indices.filter { errors[$0] == nil }.map { plans[$0] }, errors.keys.sorted().map { errors[$0]! })
     }

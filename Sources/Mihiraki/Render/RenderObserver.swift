@@ -1,7 +1,7 @@
 import Dispatch
 
 /// The stages a spread goes through, as a ``RenderObserver`` hears of them.
-public enum RenderStage: String, CaseIterable, Sendable {
+package enum RenderStage: String, CaseIterable, Sendable {
     /// Reading page bytes from a folder or an archive.
     case read
     /// Decoding page rows.
@@ -19,7 +19,7 @@ public enum RenderStage: String, CaseIterable, Sendable {
 /// Watches a render from the inside: where the time of each spread goes.
 /// `scripts/bench` prints these as its per-stage profile. Calls come from
 /// every worker at once; an observer sums them itself.
-public protocol RenderObserver: Sendable {
+package protocol RenderObserver: Sendable {
     /// A spread is about to be rendered.
     func spreadStarted()
     /// One stage of one spread took `nanoseconds`.

@@ -15,7 +15,7 @@ public struct RunOptions: Sendable {
 
     /// Checks the values.
     /// - Throws: ``MihirakiError`` with code `.usage`.
-    public func validate() throws {
+    package func validate() throws {
         guard jobs >= 1 else { throw MihirakiError(.usage, "--jobs must be at least 1") }
     }
 }

@@ -1,5 +1,8 @@
-/// The machine-readable form of a comparison (`compare --json`).
-public enum ComparisonReport {
+extension Comparator {
+    /// The machine-readable form of a comparison (`compare --json`): `ok`, and
+    /// one object per file with its status and pixel counts.
+    /// - Parameter results: the comparisons, in the order to list them.
+    /// - Returns: the JSON document, ending with a newline.
     public static func json(_ results: [FileComparison]) -> String {
         let json = JSONWriter()
         json.object {

@@ -3,33 +3,41 @@
 /// Read with Mihiraki's own small XML scanner: FoundationXML's `XMLParser`
 /// crashes on some malformed documents (found by fuzzing: invalid UTF-8 in a
 /// tag name, a processing instruction without data), and a hostile file must
-/// cost one warning, not the run.
-public struct ComicInfo: Hashable, Sendable {
+/// cost one warning, not the run. Pure: bytes in, values out.
+public struct ComicInfo: Sendable {
+    /// Why a `ComicInfo.xml` could not be read, in one line without the file name.
+    public struct Malformed: Error, Sendable, CustomStringConvertible {
+        /// `malformed XML near line 3: …` or `not UTF-8 text`.
+        public var message: String
+        /// The message.
+        public var description: String { message }
+    }
+
     /// `<Manga>`: `YesAndRightToLeft` → right-to-left, `No` → left-to-right;
     /// other values (`Yes`, `Unknown`) say nothing about direction.
-    public var direction: ReadingDirectionHint?
+    package var direction: ReadingDirectionHint?
 
-    public enum ReadingDirectionHint: String, Hashable, Sendable {
+    package enum ReadingDirectionHint: String, Hashable, Sendable {
         case rightToLeft, leftToRight
     }
 
     /// One `<Page>` element.
-    public struct Page: Hashable, Sendable {
+    package struct Page: Hashable, Sendable {
         /// 0-based index into the book's images, before deletions.
-        public var image: Int
+        package var image: Int
         /// `Type`, split on spaces and lower-cased (`frontcover`, `deleted`, …).
-        public var types: Set<String>
+        package var types: Set<String>
         /// `DoublePage="true"`.
-        public var doublePage: Bool
+        package var doublePage: Bool
 
-        public var isDeleted: Bool { types.contains("deleted") }
-        public var isFrontCover: Bool { types.contains("frontcover") }
+        package var isDeleted: Bool { types.contains("deleted") }
+        package var isFrontCover: Bool { types.contains("frontcover") }
     }
 
     /// Pages by their `Image` index; a later element for the same index wins.
-    public var pages: [Int: Page]
+    package var pages: [Int: Page]
 
-    public init(direction: ReadingDirectionHint? = nil, pages: [Int: Page] = [:]) {
+    package init(direction: ReadingDirectionHint? = nil, pages: [Int: Page] = [:]) {
         self.direction = direction
         self.pages = pages
     }
@@ -37,11 +45,10 @@ public struct ComicInfo: Hashable, Sendable {
     /// Parses the document.
     /// - Parameter bytes: the whole `ComicInfo.xml`, UTF-8.
     /// - Returns: the layout-relevant parts.
-    /// - Throws: ``MihirakiError`` (`.badBook`, no path: the caller knows the
-    ///   file) saying what is malformed.
+    /// - Throws: ``Malformed`` saying what is wrong (no file name: the caller knows the file).
     public static func parse(_ bytes: [UInt8]) throws -> ComicInfo {
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw MihirakiError(.badBook, "not UTF-8 text")
+            throw Malformed(message: "not UTF-8 text")
         }
         var scanner = XMLScanner(Array(text.utf8))
         var info = ComicInfo()
@@ -72,7 +79,7 @@ public struct ComicInfo: Hashable, Sendable {
             guard sawRoot else { throw XMLScanner.Malformed("no ComicInfo element") }
             guard open.isEmpty else { throw XMLScanner.Malformed("<\(open.last!)> is never closed") }
         } catch let error as XMLScanner.Malformed {
-            throw MihirakiError(.badBook, "malformed XML near line \(scanner.line): \(error.reason)")
+            throw Malformed(message: "malformed XML near line \(scanner.line): \(error.reason)")
         }
         return info
     }
