@@ -10,7 +10,7 @@ struct MihirakiCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mihiraki",
         abstract: "Turn the pages of a book into two-page PNG spreads.",
-        version: MihirakiVersion.current,
+        version: MihirakiRelease.version,
         subcommands: [RenderCommand.self, PlanCommand.self, CompareCommand.self])
 }
 

@@ -26,7 +26,10 @@ public enum Comparator {
 
     /// Compares two images already in memory.
     /// - Parameters:
+    ///   - expected: the reference image.
+    ///   - actual: the image under test.
     ///   - name: how the result names the pair.
+    ///   - options: what counts as a difference.
     ///   - diffPath: where to write a diff picture when they differ.
     /// - Returns: the comparison; `.error` only when the diff picture cannot be written.
     public static func compare(expected: PixelBuffer, actual: PixelBuffer, name: String, options: Options,

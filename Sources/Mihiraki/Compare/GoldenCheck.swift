@@ -22,6 +22,8 @@ public enum GoldenCheck {
     /// pixels against the golden file.
     ///
     /// - Parameters:
+    ///   - plan: the book as it renders now.
+    ///   - goldenRoot: the folder `render -o` (or `--check --update`) wrote the goldens to.
     ///   - options: what counts as a difference.
     ///   - jobs: spreads rendered and compared in parallel.
     ///   - diffRoot: when given, diff pictures go to `diffRoot/<book>/spread-NNN.png`.
