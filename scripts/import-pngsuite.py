@@ -6,7 +6,7 @@ per pixel) becomes a raw file beside it: NAME.rgba (8-bit samples) or
 NAME.rgba16 (16-bit samples, little-endian) when any value exceeds 255. That
 keeps the fixtures small and readable without a JSON parser in the tests.
 
-    python3 scripts/import-pngsuite.py ../shared/testdata/pngsuite
+    python3 scripts/import-pngsuite.py PATH/TO/pngsuite   # a PngSuite folder: png/ and json/
 """
 import json
 import os

@@ -2,7 +2,7 @@ import CMihirakiCodecs
 import MihirakiRaster
 
 /// What a page's header says, read without decoding any pixels.
-package struct PageHeader: Hashable, Sendable {
+public struct PageHeader: Hashable, Sendable {
     package var format: ImageFormat
     /// Size as stored in the file.
     package var storedWidth: Int
@@ -19,13 +19,13 @@ package struct PageHeader: Hashable, Sendable {
 }
 
 /// Decodes PNG and JPEG pages into upright 8-bit buffers.
-package enum PageDecoder {
-    /// The default pixel limit per page (SPEC §6: 200 million).
-    package static let defaultMaxPixels = 200_000_000
+public enum PageDecoder {
+    /// The default pixel limit per page (200 million; `--max-pixels` changes it).
+    public static let defaultMaxPixels = 200_000_000
 
     /// Reads a page's header.
     /// - Throws: `CodecError` for unknown, unsupported or damaged data.
-    package static func header(of bytes: [UInt8]) throws -> PageHeader {
+    public static func header(of bytes: [UInt8]) throws -> PageHeader {
         try open(bytes) { $0.header }
     }
 
@@ -37,7 +37,7 @@ package enum PageDecoder {
     ///   - maxPixels: refuse, before allocating pixel memory, a page whose
     ///     header claims more pixels than this.
     /// - Throws: `CodecError`.
-    package static func decode(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels) throws -> PixelBuffer {
+    public static func decode(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels) throws -> PixelBuffer {
         if let plain = try decodePlainPNG(bytes, maxPixels: maxPixels) { return plain }
         return try open(bytes) { page in
             try checkPixelLimit(width: page.header.storedWidth, height: page.header.storedHeight, maxPixels: maxPixels)
@@ -53,7 +53,7 @@ package enum PageDecoder {
     /// are decoded whole first and then handed out the same way.
     ///
     /// - Throws: `CodecError` from the header, the pixel limit or any row.
-    package static func withRows<T>(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels,
+    public static func withRows<T>(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels,
                                    _ body: (_ width: Int, _ height: Int, _ channels: Int,
                                             _ nextRow: (UnsafeMutablePointer<UInt8>) throws -> Void) throws -> T) throws -> T {
         try open(bytes) { page in

@@ -36,7 +36,7 @@ package struct RealRect: Hashable, Sendable {
     package var width: Double { maxX - minX }
     package var height: Double { maxY - minY }
 
-    /// Each edge snapped on its own with `floor(v + 0.5)` (SPEC §3), so edges
+    /// Each edge snapped on its own with `floor(v + 0.5)` (Mihiraki.docc/GeometryAndRounding.md), so edges
     /// equal in real numbers stay equal in pixels: no seam, no overlap.
     package var snapped: PixelRect {
         let x0 = Int(snap(minX)), y0 = Int(snap(minY))
@@ -50,7 +50,7 @@ package struct RealRect: Hashable, Sendable {
     }
 }
 
-/// SPEC §3's rounding rule.
+/// The rounding rule of Mihiraki.docc/GeometryAndRounding.md: `floor(v + 0.5)`.
 @inline(__always)
 package func snap(_ value: Double) -> Double { (value + 0.5).rounded(.down) }
 
@@ -65,7 +65,7 @@ package struct SlotFrames: Hashable, Sendable {
     /// The vertical line pages meet at, and blanks mirror across.
     package var spineX: Double
 
-    /// Computes the slots for a canvas (SPEC §3).
+    /// Computes the slots for a canvas (Mihiraki.docc/GeometryAndRounding.md).
     package init(options: GeometryOptions) {
         let w = Double(options.canvasWidth), h = Double(options.canvasHeight), g = options.gap
         let a = options.pageAspect.width, b = options.pageAspect.height
@@ -128,7 +128,7 @@ package struct PlacedSlot: Hashable, Sendable {
     }
 }
 
-/// Where each page and blank of a spread is drawn (SPEC §3). Pure.
+/// Where each page and blank of a spread is drawn (Mihiraki.docc/GeometryAndRounding.md). Pure.
 package enum Layout {
     /// The drawn rectangles of one spread, listed left to right.
     ///

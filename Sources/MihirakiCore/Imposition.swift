@@ -1,4 +1,4 @@
-/// Decides which pages share an image (SPEC §2). Pure: no pixels, no I/O.
+/// Decides which pages share an image (Mihiraki.docc/ImpositionRules.md). Pure: no pixels, no I/O.
 ///
 /// Spread mode is built once, left to right, as a stream of slots that
 /// alternate left and right; right-to-left books are the same spreads mirrored,

@@ -38,7 +38,7 @@ public enum HorizontalAlignment: String, CaseIterable, Sendable {
     case center
 }
 
-/// Which pages share an image: everything SPEC §2 depends on.
+/// Which pages share an image: everything the imposition rules depend on (Mihiraki.docc/ImpositionRules.md).
 package struct ImpositionOptions: Hashable, Sendable {
     package var layout: LayoutMode
     package var direction: ReadingDirection
@@ -88,7 +88,7 @@ public struct PageAspect: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(formatNumber(width))x\(formatNumber(height))" }
 }
 
-/// Where pages go on the canvas: everything SPEC §3 depends on.
+/// Where pages go on the canvas: everything the geometry depends on (Mihiraki.docc/GeometryAndRounding.md).
 package struct GeometryOptions: Hashable, Sendable {
     package var canvasWidth: Int
     package var canvasHeight: Int

@@ -29,7 +29,7 @@ package enum Spread: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The notation of SPEC §2: `[x|1]`, `[4W]`, and `[1]` in single mode.
+    /// The notation of the imposition rules (Mihiraki.docc/ImpositionRules.md): `[x|1]`, `[4W]`, and `[1]` in single mode.
     package var description: String {
         func text(_ leaf: Leaf) -> String { leaf.pageNumber.map(String.init) ?? "x" }
         switch self {

@@ -1,7 +1,7 @@
 import Testing
 @testable import MihirakiCore
 
-@Suite("Geometry (SPEC §3)")
+@Suite("Geometry (GeometryAndRounding.md)")
 struct GeometryTests {
     func place(_ spread: Spread, sizes: [Int: (Int, Int)], _ options: GeometryOptions = GeometryOptions())
         -> [PlacedSlot] {
@@ -26,7 +26,7 @@ struct GeometryTests {
         #expect(slots[0].rect == PixelRect(x: 37, y: 66, width: 987, height: 1404))
     }
 
-    @Test("SPEC §5's manifest example: page 1 on the left of an RTL cover, blank on the right")
+    @Test("The manifest format's example: page 1 on the left of an RTL cover, blank on the right")
     func manifestExample() {
         let slots = place(.pair(left: .page(1), right: .blank), sizes: [1: (1500, 2134)])
         #expect(slots.map(\.rect) == [PixelRect(x: 37, y: 66, width: 987, height: 1404),

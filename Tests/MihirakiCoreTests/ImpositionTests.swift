@@ -1,7 +1,7 @@
 import Testing
 @testable import MihirakiCore
 
-/// Parses the SPEC's notation, `[x|1] [2|3] [5W]`, into spreads.
+/// Parses the plan notation, `[x|1] [2|3] [5W]`, into spreads.
 func spreads(_ notation: String) -> [Spread] {
     notation.split(separator: " ").map { token in
         let inner = token.dropFirst().dropLast()
@@ -23,7 +23,7 @@ struct SpecTableRow: CustomTestStringConvertible, Sendable {
     var testDescription: String { book }
 }
 
-/// SPEC §2's table, row by row.
+/// The table of Mihiraki.docc/ImpositionRules.md, row by row.
 let specTable: [SpecTableRow] = [
     .init(book: "6 pages", pages: 6, wide: [], cover: .alone,
           ltr: "[x|1] [2|3] [4|5] [6|x]", rtl: "[1|x] [3|2] [5|4] [x|6]"),
@@ -40,16 +40,16 @@ let specTable: [SpecTableRow] = [
           ltr: "[1|2] [3|4] [5|6]", rtl: "[2|1] [4|3] [6|5]"),
 ]
 
-@Suite("Imposition (SPEC §2)")
+@Suite("Imposition (ImpositionRules.md)")
 struct ImpositionTests {
-    @Test("SPEC table, left to right", arguments: specTable)
+    @Test("The rules' table, left to right", arguments: specTable)
     func specTableLTR(row: SpecTableRow) {
         let result = Imposition.spreads(pageCount: row.pages, widePages: row.wide,
                                         options: ImpositionOptions(direction: .ltr, cover: row.cover))
         #expect(result == spreads(row.ltr))
     }
 
-    @Test("SPEC table, right to left", arguments: specTable)
+    @Test("The rules' table, right to left", arguments: specTable)
     func specTableRTL(row: SpecTableRow) {
         let result = Imposition.spreads(pageCount: row.pages, widePages: row.wide,
                                         options: ImpositionOptions(direction: .rtl, cover: row.cover))

@@ -35,7 +35,7 @@ struct BookTests {
         }
     }
 
-    @Test("The manifest is SPEC §5's document, keys in order")
+    @Test("The manifest is ManifestFormat.md's document, keys in order")
     func manifest() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

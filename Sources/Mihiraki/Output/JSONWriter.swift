@@ -1,5 +1,5 @@
 /// A small JSON writer that keeps keys in the order written, so manifests
-/// read like SPEC §5's example and are byte-identical run to run.
+/// read like the example in Mihiraki.docc/ManifestFormat.md and are byte-identical run to run.
 final class JSONWriter {
     private(set) var output = ""
     private var depth = 0
