@@ -30,10 +30,10 @@ public enum PNGCompression: String, CaseIterable, Sendable {
 /// varying chunk, so the same pixels and settings always give the same bytes.
 /// Rows are filtered by Mihiraki and deflated by libdeflate, several times
 /// faster than zlib for the same size (see the README's Performance section).
-package enum PNGEncoder {
+public enum PNGEncoder {
     /// Encodes `image` (1–4 channels) as PNG bytes.
     /// - Throws: `CodecError` if memory runs out.
-    package static func encode(_ image: PixelBuffer, compression: PNGCompression = .default) throws -> [UInt8] {
+    public static func encode(_ image: PixelBuffer, compression: PNGCompression = .default) throws -> [UInt8] {
         var buffer = mh_buffer()
         var error = mh_error()
         let status = image.pixels.withUnsafeBytes { raw in

@@ -10,13 +10,13 @@ import CMihirakiKernels
 /// input and the sizes; `reference` is the plain scalar statement of it, and
 /// the vector kernels (`mh_resample_row`, `mh_resample_columns`) are tested
 /// against it bit for bit.
-package enum LanczosResampler {
+public enum LanczosResampler {
     /// Bytes every source row buffer must have past its last pixel: the
     /// vector kernels read whole groups of taps.
     package static let rowSlack = 16
 
     /// `source` resampled to exactly `width × height`, same channel layout.
-    package static func resample(_ source: PixelBuffer, width: Int, height: Int) -> PixelBuffer {
+    public static func resample(_ source: PixelBuffer, width: Int, height: Int) -> PixelBuffer {
         precondition(width > 0 && height > 0, "empty target")
         if width == source.width && height == source.height { return source }
         var output = PixelBuffer(width: width, height: height, channels: source.channels)
@@ -105,7 +105,7 @@ package enum LanczosResampler {
 
     /// The same result as `resample`, computed the plain way: each output
     /// sample a clamped, rounded fixed-point sum, x first, then y.
-    package static func reference(_ source: PixelBuffer, width: Int, height: Int) -> PixelBuffer {
+    public static func reference(_ source: PixelBuffer, width: Int, height: Int) -> PixelBuffer {
         var image = source
         if width != source.width {
             image = referenceHorizontal(image, kernel: ResampleKernel(inputSize: source.width, outputSize: width))

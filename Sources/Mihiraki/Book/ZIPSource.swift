@@ -18,7 +18,7 @@ final class ArchiveSource: BookSource, @unchecked Sendable {
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
         } catch {
-            throw MihirakiError(.badBook, path: path, "not a readable ZIP archive")
+            throw MihirakiError(.badBook, path: path, "not a readable ZIP archive", underlying: error)
         }
         for entry in archive where entry.type == .file {
             // The first of duplicate names wins, as unzip tools do.
@@ -53,7 +53,7 @@ final class ArchiveSource: BookSource, @unchecked Sendable {
         } catch let error as MihirakiError {
             throw error
         } catch {
-            throw MihirakiError(.badPage, path: displayPath(relativePath), "cannot extract: \(error)")
+            throw MihirakiError(.badPage, path: displayPath(relativePath), "cannot extract: \(error)", underlying: error)
         }
         return bytes
     }
