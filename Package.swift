@@ -17,7 +17,7 @@ let package = Package(
             name: "CMihirakiCodecs",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("deflate")]
         ),
-        // Pure value code: imposition, geometry, options, colours. No pixels, no I/O.
+        // Pure value code: imposition, geometry, options, ComicInfo. No pixels, no I/O.
         .target(name: "MihirakiCore"),
         // Multiply-add kernels in C (SSE2 on x86-64, scalar elsewhere); the
         // scalar Swift reference in MihirakiRaster is what they are tested against.
@@ -26,9 +26,12 @@ let package = Package(
         .target(name: "MihirakiRaster", dependencies: ["CMihirakiKernels"]),
         // Swift faces of the decoders and the PNG encoder.
         .target(name: "MihirakiCodecs", dependencies: ["CMihirakiCodecs", "MihirakiRaster"]),
-        // The library's front door: books, renderer, manifest, output.
+        // The library's front door: books, plans, rendering, comparison. Only its
+        // own public API and the types Exports.swift names reach a client; the
+        // inner modules share the rest with `package` access.
         .target(name: "Mihiraki", dependencies: ["MihirakiCore", "MihirakiRaster", "MihirakiCodecs", "ZIPFoundation"]),
-        // The command-line tool, a thin layer over the library.
+        // The command-line tool, a thin layer over the library (MihirakiRaster only
+        // for the process-wide allocator setting a library must not impose).
         .executableTarget(
             name: "mihiraki",
             dependencies: ["Mihiraki", "MihirakiRaster", .product(name: "ArgumentParser", package: "swift-argument-parser")]
