@@ -26,6 +26,8 @@ package enum PixelMatch {
         package var differing: Int
         /// Pixels that differ but were judged anti-aliasing.
         package var antialiased: Int
+        /// Pixels the mask excluded from the comparison.
+        package var ignored: Int = 0
         /// The diff picture, when asked for.
         package var diffImage: PixelBuffer?
     }
@@ -33,15 +35,20 @@ package enum PixelMatch {
     /// Compares two straight-RGBA images of the same size.
     ///
     /// - Parameters:
+    ///   - ignore: one byte per pixel, row by row; where non-zero the pixel
+    ///     never counts (ignore regions and masks).
     ///   - makeDiff: also draw the diff picture (RGBA): the expected image
-    ///     faded to gray, differing pixels red, anti-aliased ones yellow.
+    ///     faded to gray, differing pixels red, anti-aliased ones yellow,
+    ///     ignored ones tinted blue.
     package static func compare(_ expected: PixelBuffer, _ actual: PixelBuffer, options: Options = Options(),
-                               makeDiff: Bool = false) -> Result {
+                               ignore: [UInt8]? = nil, makeDiff: Bool = false) -> Result {
         precondition(expected.channels == 4 && actual.channels == 4, "RGBA images")
         precondition(expected.width == actual.width && expected.height == actual.height, "same size")
+        precondition(ignore == nil || ignore!.count == expected.width * expected.height, "one mask byte per pixel")
         let width = expected.width, height = expected.height
         let maxDelta = 35215 * options.threshold * options.threshold
         var differing = 0, antialiased = 0
+        let ignoredCount = ignore.map { mask in mask.reduce(0) { $0 + ($1 != 0 ? 1 : 0) } } ?? 0
         var picture: [UInt8] = !makeDiff ? [] : [UInt8](repeating: 0, count: width * height * 4)
         expected.pixels.withUnsafeBytes { rawA in
             actual.pixels.withUnsafeBytes { rawB in
@@ -55,6 +62,10 @@ package enum PixelMatch {
                     if rowEqual && !makeDiff { continue }
                     for x in 0..<width {
                         let i = row + x
+                        if let ignore, ignore[i] != 0 {
+                            if makeDiff { drawIgnored(image1, i, alpha: options.diffAlpha, into: &picture) }
+                            continue
+                        }
                         if rowEqual || a[i] == b[i] {
                             if makeDiff { drawGray(image1, i, alpha: options.diffAlpha, into: &picture) }
                             continue
@@ -77,7 +88,7 @@ package enum PixelMatch {
             }
         }
         let image = makeDiff ? PixelBuffer(width: width, height: height, channels: 4, pixels: picture) : nil
-        return Result(differing: differing, antialiased: antialiased, diffImage: image)
+        return Result(differing: differing, antialiased: antialiased, ignored: ignoredCount, diffImage: image)
     }
 
     struct Image {
@@ -158,6 +169,15 @@ package enum PixelMatch {
 
     @inline(__always) static func draw(_ r: UInt8, _ g: UInt8, _ b: UInt8, at i: Int, into picture: inout [UInt8]) {
         picture[4 * i] = r; picture[4 * i + 1] = g; picture[4 * i + 2] = b; picture[4 * i + 3] = 255
+    }
+
+    /// An ignored pixel: the faded expected pixel, tinted blue, so the
+    /// excluded area is visible and still recognisable.
+    static func drawIgnored(_ img: Image, _ i: Int, alpha: Double, into picture: inout [UInt8]) {
+        drawGray(img, i, alpha: alpha, into: &picture)
+        picture[4 * i] = picture[4 * i] / 2 + 40
+        picture[4 * i + 1] = picture[4 * i + 1] / 2 + 70
+        picture[4 * i + 2] = picture[4 * i + 2] / 2 + 120
     }
 
     static func drawGray(_ img: Image, _ i: Int, alpha: Double, into picture: inout [UInt8]) {

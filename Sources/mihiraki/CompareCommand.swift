@@ -5,16 +5,18 @@ import Mihiraki
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
-        abstract: "Compare two PNG files, or two folders of them, the way pixelmatch does.",
+        abstract: "Compare two images, or two folders of them, the way pixelmatch does.",
         discussion: """
-        Prints one line per file: ok, DIFF n px (p %), missing or extra. Exit status: 0 when \
-        everything matches, 1 when anything differs or is missing on one side, 2 on error.
+        Prints one line per file: ok, DIFF n px (p %), missing or extra. Images of different sizes \
+        differ, and the line names both sizes. --report writes an HTML page to look at, --junit a file \
+        for CI. Exit status: 0 when everything matches, 1 when anything differs or is missing on one \
+        side, 2 on error.
         """)
 
-    @Argument(help: "The expected PNG file or folder.")
+    @Argument(help: "The expected image (PNG or JPEG) or folder.")
     var expected: String
 
-    @Argument(help: "The actual PNG file or folder.")
+    @Argument(help: "The actual image or folder.")
     var actual: String
 
     @Option(help: "Colour distance threshold, 0…1 (pixelmatch's YIQ convention).")
@@ -35,6 +37,8 @@ struct CompareCommand: ParsableCommand {
     @Flag(help: "Print a JSON report instead of lines.")
     var json = false
 
+    @OptionGroup var reports: ReportFlags
+
     func validate() throws {
         guard (0...1).contains(threshold) else { throw ValidationError("--threshold must be between 0 and 1") }
         guard maxDiffPixels >= 0, (0...1).contains(maxDiffRatio) else {
@@ -43,28 +47,30 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
-        var options = Comparator.Options()
+        var options = ImageComparator.Options()
         options.threshold = threshold
         options.includeAntialiased = includeAA
         options.maxDiffPixels = maxDiffPixels
         options.maxDiffRatio = maxDiffRatio
         options.diffPath = diff
+        try reports.apply(to: &options)
         let results: [FileComparison]
         switch (isFolder(expected), isFolder(actual)) {
         case (true, true):
             do {
-                results = try Comparator.compareFolders(expected: expected, actual: actual, options: options)
+                results = try ImageComparator.compareFolders(expected: expected, actual: actual, options: options)
             } catch let error as MihirakiError {
                 printError(error.description)
                 throw ExitCode(2)
             }
         case (false, false):
-            results = [Comparator.compareFiles(expected: expected, actual: actual, options: options)]
+            results = [ImageComparator.compareFiles(expected: expected, actual: actual, options: options)]
         default:
             throw ValidationError("compare two files or two folders, not one of each")
         }
+        try reports.write(results, title: "mihiraki compare \(expected) \(actual)", suite: "mihiraki compare")
         if json {
-            print(Comparator.json(results), terminator: "")
+            print(ImageComparator.json(results), terminator: "")
         } else {
             for result in results { print(result.line) }
         }

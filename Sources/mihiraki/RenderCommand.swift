@@ -32,6 +32,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var layout: LayoutFlags
 
+    @OptionGroup(title: "With --check") var reports: ReportFlags
+
     @Option(help: "Parallel workers (default: all cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -112,18 +114,27 @@ struct RenderCommand: ParsableCommand {
         for error in refused { printError(error.description) }
         var failed = planFailures + refused.count
         var differing = 0, checked = 0
+        var options = ImageComparator.Options()
+        try reports.apply(to: &options)
+        var everything: [FileComparison] = []
         for plan in plans {
             do {
-                let report = try GoldenCheck.check(plan, goldenRoot: golden, jobs: jobs, diffRoot: diff)
+                let report = try GoldenCheck.check(plan, goldenRoot: golden, options: options, jobs: jobs,
+                                                   diffRoot: diff)
                 for change in report.planChanges { print("\(plan.book.outputName)/\(change)") }
                 for file in report.files { print("\(plan.book.outputName)/\(file.line)") }
                 checked += report.files.count
                 differing += report.planChanges.count + report.files.filter { $0.status != .ok }.count
+                for var result in report.changes + report.files {
+                    result.name = plan.book.outputName + "/" + result.name
+                    everything.append(result)
+                }
             } catch let error as MihirakiError {
                 printError(error.description)
                 failed += 1
             }
         }
+        try reports.write(everything, title: "mihiraki render --check \(golden)", suite: "mihiraki render --check")
         if !quiet {
             FileHandle.standardError.write(Data("check: \(checked) spreads compared, \(differing) differences, \(failed) failed books\n".utf8))
         }

@@ -36,3 +36,8 @@ func run(_ executable: String, _ arguments: [String]) throws -> Run {
     return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                stderr: String(decoding: stderr, as: UTF8.self))
 }
+
+/// `run`, under a name that a test's own `run` variable cannot shadow.
+func runProgram(_ executable: String, _ arguments: [String]) throws -> Run {
+    try run(executable, arguments)
+}

@@ -128,26 +128,26 @@ struct CompareTests {
     @Test("Different sizes are a mismatch, not a crash; tolerances allow small differences")
     func sizesAndTolerance() {
         let a = shapes(), b = shapes(width: 60)
-        let result = Comparator.compare(expected: a, actual: b, name: "x.png", options: Comparator.Options())
+        let result = ImageComparator.compare(expected: a, actual: b, name: "x.png", options: ImageComparator.Options())
         #expect(result.status == .diff && result.line == "x.png: DIFF size 60×48, expected 64×48")
         var onePixel = a
         onePixel.pixels[0] = 0
-        var options = Comparator.Options()
-        #expect(Comparator.compare(expected: a, actual: onePixel, name: "y.png", options: options).line
+        var options = ImageComparator.Options()
+        #expect(ImageComparator.compare(expected: a, actual: onePixel, name: "y.png", options: options).line
                 == "y.png: DIFF 1 px (0.03 %)")
         options.maxDiffPixels = 1
-        #expect(Comparator.compare(expected: a, actual: onePixel, name: "y.png", options: options).line
+        #expect(ImageComparator.compare(expected: a, actual: onePixel, name: "y.png", options: options).line
                 == "y.png: ok (1 px within tolerance)")
         options.maxDiffPixels = 0
         options.maxDiffRatio = 0.001
-        #expect(Comparator.compare(expected: a, actual: onePixel, name: "y.png", options: options).status == .ok)
+        #expect(ImageComparator.compare(expected: a, actual: onePixel, name: "y.png", options: options).status == .ok)
     }
 
     @Test("Gray, RGB and RGBA files with the same pixels compare equal")
     func channelLayouts() {
         let gray = Fixtures.solid(width: 4, height: 4, [77])
         let rgb = Fixtures.solid(width: 4, height: 4, [77, 77, 77])
-        #expect(Comparator.compare(expected: gray, actual: rgb, name: "g", options: Comparator.Options()).status == .ok)
+        #expect(ImageComparator.compare(expected: gray, actual: rgb, name: "g", options: ImageComparator.Options()).status == .ok)
     }
 
     @Test("Folders: matched by relative path; missing and extra files reported")
@@ -160,13 +160,13 @@ struct CompareTests {
         try folder.write("e/a.png", png); try folder.write("e/sub/b.png", png); try folder.write("e/gone.png", png)
         try folder.write("a/a.png", png); try folder.write("a/sub/b.png", try PNGEncoder.encode(changed))
         try folder.write("a/new.png", png); try folder.write("a/notes.txt", [1])
-        var options = Comparator.Options()
+        var options = ImageComparator.Options()
         options.diffPath = folder.path + "/diffs"
-        let results = try Comparator.compareFolders(expected: folder.path + "/e", actual: folder.path + "/a", options: options)
+        let results = try ImageComparator.compareFolders(expected: folder.path + "/e", actual: folder.path + "/a", options: options)
         #expect(results.map(\.line) == ["a.png: ok", "gone.png: missing", "new.png: extra", "sub/b.png: DIFF 1 px (0.03 %)"])
         #expect(FileManager.default.fileExists(atPath: folder.path + "/diffs/sub/b.png"))
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/diffs/a.png"))
-        let json = Comparator.json(results)
+        let json = ImageComparator.json(results)
         let decoded = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         #expect(decoded?["ok"] as? Bool == false && (decoded?["files"] as? [Any])?.count == 4)
     }

@@ -9,12 +9,16 @@ public enum GoldenCheck {
     /// What a check found for one book.
     public struct Report: Sendable {
         /// Differences in the plan (spreads or rectangles), reported before
-        /// any pixels: `spread-003.png: plan changed: …`.
-        public var planChanges: [String]
+        /// any pixels: `spread-003.png: plan changed: …`, or
+        /// `manifest.json: plan changed: canvas …` for the whole book.
+        public var planChanges: [String] { changes.map(\.line) }
         /// One comparison per spread whose plan is unchanged.
         public var files: [FileComparison]
         /// No plan change and every spread equal within tolerance.
-        public var passed: Bool { planChanges.isEmpty && files.allSatisfy { $0.status == .ok } }
+        public var passed: Bool { changes.isEmpty && files.allSatisfy { $0.status == .ok } }
+        /// The plan changes as failed comparisons, for reports: the spread's
+        /// file (or `manifest.json`) with the change as its detail.
+        package var changes: [FileComparison]
     }
 
     /// Checks `plan` against `goldenRoot/<book>/`: first the plan against the
@@ -29,7 +33,7 @@ public enum GoldenCheck {
     ///   - diffRoot: when given, diff pictures go to `diffRoot/<book>/spread-NNN.png`.
     /// - Returns: the plan changes and one comparison per unchanged spread.
     /// - Throws: ``MihirakiError`` if the golden manifest is missing or unreadable.
-    public static func check(_ plan: BookPlan, goldenRoot: String, options: Comparator.Options = Comparator.Options(),
+    public static func check(_ plan: BookPlan, goldenRoot: String, options: ImageComparator.Options = ImageComparator.Options(),
                              jobs: Int = 1, diffRoot: String? = nil) throws -> Report {
         let folder = goldenRoot + "/" + plan.book.outputName
         let manifestPath = folder + "/manifest.json"
@@ -42,47 +46,52 @@ public enum GoldenCheck {
             throw MihirakiError(.badBook, path: manifestPath, "not a Mihiraki manifest", underlying: error)
         }
         let current = plan.manifest
-        var changes: [String] = []
-        if golden.canvas != current.canvas { changes.append("plan changed: canvas \(golden.canvas.text) → \(current.canvas.text)") }
+        var changes: [FileComparison] = []
+        func changed(_ file: String, _ text: String) {
+            changes.append(FileComparison(name: file, status: .diff, detail: "plan changed: " + text))
+        }
+        if golden.canvas != current.canvas { changed("manifest.json", "canvas \(golden.canvas.text) → \(current.canvas.text)") }
         if golden.layout != current.layout {
-            changes.append("plan changed: layout \(golden.layout.rawValue) → \(current.layout.rawValue)")
+            changed("manifest.json", "layout \(golden.layout.rawValue) → \(current.layout.rawValue)")
         }
         if golden.direction != current.direction {
-            changes.append("plan changed: direction \(golden.direction.rawValue) → \(current.direction.rawValue)")
+            changed("manifest.json", "direction \(golden.direction.rawValue) → \(current.direction.rawValue)")
         }
         let goldenSpreads = Dictionary(golden.spreads.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         var unchanged: [Int] = []
         for (index, spread) in current.spreads.enumerated() {
             guard let before = goldenSpreads[spread.file] else {
-                changes.append("\(spread.file): plan changed: new spread \(spread.notation)")
+                changed(spread.file, "new spread \(spread.notation)")
                 continue
             }
             if before != spread {
-                changes.append("\(spread.file): plan changed: \(before.text) → \(spread.text)")
+                changed(spread.file, "\(before.text) → \(spread.text)")
             } else {
                 unchanged.append(index)
             }
         }
         let currentFiles = Set(current.spreads.map(\.file))
         for file in goldenSpreads.keys.sorted(by: NaturalOrder.less) where !currentFiles.contains(file) {
-            changes.append("\(file): plan changed: spread no longer produced")
+            changed(file, "spread no longer produced")
         }
 
         let toCompare = unchanged
         let results = ParallelMap.run(toCompare.count, jobs: jobs) { k -> FileComparison in
             let index = toCompare[k]
             let file = plan.entries[index].file
+            let key = plan.book.outputName + "/" + file
             do {
                 let image = try plan.renderSpread(at: index)
-                let expected = try Comparator.load(folder + "/" + file)
-                return Comparator.compare(expected: expected, actual: image, name: file, options: options,
-                                          diffPath: diffRoot.map { $0 + "/" + plan.book.outputName + "/" + file })
+                let expected = try ImageComparator.load(folder + "/" + file)
+                return ImageComparator.compare(expected: expected, actual: image, name: file, options: options,
+                                          diffPath: diffRoot.map { $0 + "/" + key },
+                                          sources: ImageComparator.Sources(key: key, expectedFile: folder + "/" + file))
             } catch {
                 let missing = FileSystem.kind(folder + "/" + file) == .missing
                 return FileComparison(name: file, status: missing ? .missing : .error,
                                       detail: MihirakiError.from(error, path: folder + "/" + file).description)
             }
         }
-        return Report(planChanges: changes, files: results)
+        return Report(files: results, changes: changes)
     }
 }

@@ -1,4 +1,4 @@
-extension Comparator {
+extension ImageComparator {
     /// The machine-readable form of a comparison (`compare --json`): `ok`, and
     /// one object per file with its status and pixel counts.
     /// - Parameter results: the comparisons, in the order to list them.
@@ -12,7 +12,7 @@ extension Comparator {
                 for result in results {
                     json.object(inline: true) {
                         json.key("file"); json.string(result.name)
-                        json.key("status"); json.string(result.status.rawValue)
+                        json.key("status"); json.string(result.status.name)
                         json.key("differingPixels"); json.number(result.differingPixels)
                         json.key("antialiasedPixels"); json.number(result.antialiasedPixels)
                         json.key("totalPixels"); json.number(result.totalPixels)
