@@ -19,8 +19,16 @@ struct PlanCommand: ParsableCommand {
     @Flag(help: "First print where each decision came from (flag, ComicInfo.xml, page size or default) as # lines.")
     var explain = false
 
+    @Option(help: ArgumentHelp("First say whether `render --shard K/N` takes this book (a # line); print no spreads if not.", valueName: "K/N"))
+    var shard: String?
+
     func run() throws {
         let options = try layout.layoutOptions()
+        if let shard {
+            let taken = !(try ShardFlag.books([book], shard: shard)).isEmpty
+            print("# \(Book.outputName(forPath: book)): \(taken ? "in" : "not in") shard \(shard)")
+            if !taken { return }
+        }
         do {
             let loaded = try Book.load(book)
             for warning in loaded.warnings { printError("warning: " + warning.description) }

@@ -46,14 +46,22 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing but errors: no progress line, no summary.")
     var quiet = false
 
+    @Option(help: ArgumentHelp("Render only the books of shard K of N (1 ≤ K ≤ N), chosen by a stable hash of each book's output name.", valueName: "K/N"))
+    var shard: String?
+
+    @Flag(help: "Skip books whose manifest.json records the same input fingerprint and whose files are all there; remove spreads a re-rendered book no longer has.")
+    var incremental = false
+
     func run() throws {
         let options = try layout.layoutOptions()
         var run = RunOptions()
         run.jobs = jobs
         run.compression = compression
         run.contactSheet = contactSheet
+        run.incremental = incremental
         try run.validate()
         guard !books.isEmpty else { throw ValidationError("name at least one book") }
+        let chosen = try ShardFlag.books(books, shard: shard)
         let destination: String
         switch (output, check, update) {
         case (let out?, nil, false): destination = out
@@ -67,7 +75,7 @@ struct RenderCommand: ParsableCommand {
         try BookRenderer.prepareOutput(destination, books: books)
 
         let start = Date()
-        let (plans, planFailures) = planBooks(options)
+        let (plans, planFailures) = planBooks(chosen, options)
         var failed = planFailures
         let meter = ProgressMeter(enabled: !quiet && isatty(STDERR_FILENO) == 1, start: start)
         let profile = StageProfile.fromEnvironment()
@@ -75,26 +83,30 @@ struct RenderCommand: ParsableCommand {
                                                progress: meter.update)
         meter.clear()
         if let profile { FileHandle.standardError.write(Data((profile.summary() + "\n").utf8)) }
-        var spreads = 0
+        var spreads = 0, skipped = 0
         for outcome in outcomes {
             spreads += outcome.written.count
+            if outcome.skipped { skipped += 1 }
             for error in outcome.errors { printError(error.description) }
             if !outcome.succeeded { failed += 1 }
         }
         if !quiet {
             let seconds = Date().timeIntervalSince(start)
-            let summary = "\(books.count) book\(books.count == 1 ? "" : "s"), \(spreads) spread\(spreads == 1 ? "" : "s") "
-                + "written to \(destination), \(failed) failed, \(String(format: "%.2f", seconds)) s"
+            let taken = shard.map { " (shard \($0): \(chosen.count) of \(books.count))" } ?? ""
+            let summary = "\(chosen.count) book\(chosen.count == 1 ? "" : "s")\(taken), "
+                + "\(spreads) spread\(spreads == 1 ? "" : "s") written to \(destination), "
+                + (incremental ? "\(skipped) up to date, " : "")
+                + "\(failed) failed, \(String(format: "%.2f", seconds)) s"
             FileHandle.standardError.write(Data((summary + "\n").utf8))
         }
         if failed > 0 { throw ExitCode(1) }
     }
 
     /// Loads and plans every book; a book that fails is reported and counted.
-    func planBooks(_ options: LayoutOptions) -> (plans: [BookPlan], failed: Int) {
+    func planBooks(_ paths: [String], _ options: LayoutOptions) -> (plans: [BookPlan], failed: Int) {
         var failed = 0
         var plans: [BookPlan] = []
-        for path in books {
+        for path in paths {
             do {
                 let book = try Book.load(path)
                 for warning in book.warnings { printError("warning: " + warning.description) }
@@ -109,7 +121,7 @@ struct RenderCommand: ParsableCommand {
 
     /// `--check GOLDEN`: plan changes first, then pixel differences; exit 1 if anything differs.
     func runCheck(golden: String, options: LayoutOptions) throws {
-        let (planned, planFailures) = planBooks(options)
+        let (planned, planFailures) = planBooks(try ShardFlag.books(books, shard: shard), options)
         let (plans, refused) = BookRenderer.refusingDuplicateNames(planned)
         for error in refused { printError(error.description) }
         var failed = planFailures + refused.count

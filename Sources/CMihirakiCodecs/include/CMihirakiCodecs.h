@@ -121,6 +121,12 @@ typedef enum mh_png_filter {
 int mh_png_encode_deflate(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels,
                           int level, mh_png_filter filter, mh_buffer *out, mh_error *error);
 
+// MARK: Checksums
+
+/// CRC-32 (ISO-HDLC, as ZIP and PNG use) of `size` bytes, continuing `crc`
+/// (0 to start).
+uint32_t mh_crc32(uint32_t crc, const void *data, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

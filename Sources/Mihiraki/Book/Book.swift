@@ -25,6 +25,8 @@ public struct Book: Sendable {
     var comicInfo: ComicInfo?
     /// Problems that do not stop the book, such as a malformed `ComicInfo.xml`.
     public var warnings: [MihirakiError]
+    /// Where `ComicInfo.xml` is in the book, when it has one (readable or not).
+    var comicInfoPath: String?
 
     let storage: any BookSource
 
@@ -44,7 +46,7 @@ public struct Book: Sendable {
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
         let fileName = trimmed.split(separator: "/").last.map(String.init) ?? trimmed
         let storage: any BookSource
-        var outputName = fileName
+        let outputName = Self.outputName(forPath: trimmed)
         switch FileSystem.kind(trimmed) {
         case .directory:
             storage = FolderSource(root: trimmed)
@@ -54,9 +56,6 @@ public struct Book: Sendable {
                 throw MihirakiError(.badBook, path: path, "not a folder or a .cbz/.zip archive")
             }
             storage = try ArchiveSource(path: trimmed)
-            if let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex {
-                outputName = String(fileName[..<dot])
-            }
         case .missing:
             throw MihirakiError(.badBook, path: path, "no such file or folder")
         case .other:
@@ -90,6 +89,20 @@ public struct Book: Sendable {
         }
         return Book(name: fileName, outputName: outputName, path: trimmed, images: images, comicInfo: comicInfo,
                     warnings: warnings, storage: storage)
+    }
+
+    /// The name of the output folder a book at `path` gets, found without
+    /// reading the book (``Shard`` uses it to pick books cheaply): a
+    /// folder's name (a path ending in `/` is taken as a folder), or a file's
+    /// name without its extension.
+    /// - Parameter path: a book's path as given.
+    public static func outputName(forPath path: String) -> String {
+        var trimmed = path
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        let fileName = trimmed.split(separator: "/").last.map(String.init) ?? trimmed
+        guard !path.hasSuffix("/"), FileSystem.kind(trimmed) != .directory, let dot = fileName.lastIndex(of: "."),
+              dot != fileName.startIndex else { return fileName }
+        return String(fileName[..<dot])
     }
 
     /// The bytes of one image.

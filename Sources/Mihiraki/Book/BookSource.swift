@@ -7,6 +7,8 @@ protocol BookSource: Sendable {
     func read(_ relativePath: String) throws -> [UInt8]
     /// A description of where `relativePath` lives, for error messages.
     func displayPath(_ relativePath: String) -> String
+    /// The size and CRC-32 of a file's content, for the book's fingerprint.
+    func checksum(_ relativePath: String) throws -> (size: Int, crc: UInt32)
     /// At least the first `count` bytes of a file (all of it when shorter);
     /// enough for a header in nearly every image.
     func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8]

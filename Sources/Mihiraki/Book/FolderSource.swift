@@ -1,3 +1,5 @@
+import MihirakiCodecs
+
 /// A book that is a folder on disk; sub-folders are walked.
 struct FolderSource: BookSource {
     let root: String
@@ -22,6 +24,11 @@ struct FolderSource: BookSource {
     func read(_ relativePath: String) throws -> [UInt8] { try FileSystem.read(displayPath(relativePath)) }
 
     func displayPath(_ relativePath: String) -> String { root + "/" + relativePath }
+
+    func checksum(_ relativePath: String) throws -> (size: Int, crc: UInt32) {
+        let bytes = try read(relativePath)
+        return (bytes.count, crc32(bytes))
+    }
 
     func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] {
         try FileSystem.readPrefix(displayPath(relativePath), count: count)

@@ -28,6 +28,14 @@ final class ArchiveSource: BookSource, @unchecked Sendable {
 
     func listFiles() throws -> [String] { Array(entries.keys) }
 
+    /// The entry's stored size and CRC-32: no inflating.
+    func checksum(_ relativePath: String) throws -> (size: Int, crc: UInt32) {
+        guard let entry = entries[relativePath] else {
+            throw MihirakiError(.io, path: displayPath(relativePath), "no such entry")
+        }
+        return (Int(clamping: entry.uncompressedSize), entry.checksum)
+    }
+
     func read(_ relativePath: String) throws -> [UInt8] {
         guard let entry = entries[relativePath] else {
             throw MihirakiError(.io, path: displayPath(relativePath), "no such entry")

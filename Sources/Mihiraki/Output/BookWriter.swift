@@ -8,6 +8,8 @@ struct BookWriter: Sendable {
     let folder: String
     let options: RunOptions
     let timer: StageTimer
+    /// What the output depends on; recorded in the manifest.
+    let fingerprint: String?
 
     /// Creates the folder and removes temporaries a killed run left in it.
     func prepareFolder() throws {
@@ -31,13 +33,38 @@ struct BookWriter: Sendable {
         }
     }
 
-    /// Writes `manifest.json` and, when asked for, `contact-sheet.png` from the tiles in file order.
+    /// Writes, when asked for, `contact-sheet.png` from the tiles in file
+    /// order, and then `manifest.json` — last, so a book with a manifest is
+    /// complete; an incremental run then removes spreads the book no longer has.
     func finish(tiles: [PixelBuffer]) throws {
-        try FileSystem.writeAtomically(Array(plan.manifest.json.utf8), to: folder + "/manifest.json")
         if options.contactSheet {
             let sheet = ContactSheet.make(tiles: tiles, labels: plan.entries.map(\.spread.description))
             let path = folder + "/contact-sheet.png"
             try FileSystem.writeAtomically(Self.encode(sheet, compression: options.compression, path: path), to: path)
+        }
+        var manifest = plan.manifest
+        manifest.fingerprint = fingerprint
+        try FileSystem.writeAtomically(Array(manifest.json.utf8), to: folder + "/manifest.json")
+        if options.incremental { removeSpreadsNoLongerProduced() }
+    }
+
+    /// Whether the folder already holds this book's output: a manifest with
+    /// the same fingerprint, and every file it lists.
+    func isUpToDate() -> Bool {
+        guard let fingerprint, let bytes = try? FileSystem.read(folder + "/manifest.json"),
+              let manifest = try? Manifest(json: bytes), manifest.fingerprint == fingerprint else { return false }
+        let files = manifest.spreads.map(\.file) + (options.contactSheet ? ["contact-sheet.png"] : [])
+        return files.allSatisfy { FileSystem.kind(folder + "/" + $0) == .file }
+    }
+
+    /// Spread files (`spread-NNN.png`) of an earlier render that this one does not produce.
+    private func removeSpreadsNoLongerProduced() {
+        let current = Set(plan.entries.map(\.file))
+        for name in (try? FileSystem.list(folder)) ?? [] where !current.contains(name) {
+            let number = name.dropFirst("spread-".count).dropLast(".png".count)
+            if name.hasPrefix("spread-") && name.hasSuffix(".png") && number.count >= 3 && number.allSatisfy(\.isNumber) {
+                FileSystem.remove(folder + "/" + name)
+            }
         }
     }
 

@@ -71,6 +71,9 @@ public struct Manifest: Codable, Equatable, Sendable {
     public var layout: LayoutMode
     /// The reading direction used, after `auto` was resolved.
     public var direction: ReadingDirection
+    /// What the output depends on (pages, `ComicInfo.xml`, options, release),
+    /// as `render` recorded it; `plan --json` does not compute it.
+    public var fingerprint: String?
     /// Every output image, in file order.
     public var spreads: [Spread]
 
@@ -102,6 +105,7 @@ public struct Manifest: Codable, Equatable, Sendable {
             }
             json.key("layout"); json.string(layout.rawValue)
             json.key("direction"); json.string(direction.rawValue)
+            if let fingerprint { json.key("fingerprint"); json.string(fingerprint) }
             json.key("spreads")
             json.array {
                 for spread in spreads {

@@ -15,8 +15,10 @@ public enum BookRenderer {
         public var written: [String]
         /// What failed, in file order; the book failed if anything did.
         public var errors: [MihirakiError]
-        /// Whether every file of the book was written.
+        /// Whether every file of the book was written (or, skipped, is there).
         public var succeeded: Bool { errors.isEmpty }
+        /// The book was up to date (``RunOptions/incremental``) and nothing was written.
+        public var skipped = false
     }
 
     /// Counts for a progress display.
@@ -67,14 +69,27 @@ public enum BookRenderer {
         try prepareOutput(outputRoot, books: plans.map(\.book.path))
         let timer = StageTimer(observer: observer)
         let refused = duplicateNameErrors(plans)
-        let books = plans.map { plan in
-            BookResults(plan: plan, writer: BookWriter(plan: plan, folder: outputRoot + "/" + plan.book.outputName,
-                                                       options: options, timer: timer))
+        // Every book's fingerprint first (a pass over its bytes, or a ZIP's
+        // stored checksums), so an incremental run can skip it.
+        let fingerprints = ParallelMap.run(plans.count, jobs: options.jobs) { index in
+            Result { try Fingerprint.of(plans[index], run: options) }
+        }
+        let books = plans.indices.map { index in
+            let plan = plans[index]
+            let writer = BookWriter(plan: plan, folder: outputRoot + "/" + plan.book.outputName, options: options,
+                                    timer: timer, fingerprint: try? fingerprints[index].get())
+            let state = BookResults(plan: plan, writer: writer)
+            if let error = refused[index] {
+                state.fail(error)
+            } else if case .failure(let error) = fingerprints[index] {
+                state.fail(MihirakiError.from(error, path: plan.book.path))
+            }
+            return state
         }
         var items: [(book: Int, spread: Int)] = []
-        for (b, state) in books.enumerated() {
-            if let error = refused[b] {
-                state.fail(error)
+        for (b, state) in books.enumerated() where !state.isDone {
+            if options.incremental && state.writer.isUpToDate() {
+                state.skip()
                 continue
             }
             do {

@@ -12,6 +12,7 @@ final class BookResults: @unchecked Sendable {
     private var tiles: [PixelBuffer?]
     private var remaining: Int
     private var finishErrors: [MihirakiError] = []
+    private var skipped = false
 
     init(plan: BookPlan, writer: BookWriter) {
         self.plan = plan
@@ -25,6 +26,13 @@ final class BookResults: @unchecked Sendable {
     func fail(_ error: MihirakiError) {
         lock.lock(); defer { lock.unlock() }
         finishErrors.append(error)
+        remaining = 0
+    }
+
+    /// The book is up to date: nothing to render or write.
+    func skip() {
+        lock.lock(); defer { lock.unlock() }
+        skipped = true
         remaining = 0
     }
 
@@ -69,7 +77,7 @@ final class BookResults: @unchecked Sendable {
             }
         }
         return BookRenderer.Outcome(book: plan.book.path, folder: writer.folder, written: written,
-                                    errors: errors + finishErrors)
+                                    errors: errors + finishErrors, skipped: skipped)
     }
 }
 

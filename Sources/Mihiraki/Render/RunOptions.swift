@@ -9,6 +9,10 @@ public struct RunOptions: Sendable {
     public var compression: PNGCompression = .default
     /// Also write `contact-sheet.png`, a labelled grid of all spreads of a book.
     public var contactSheet = false
+    /// Skip a book whose `manifest.json` records the same input fingerprint
+    /// and whose files are all there; after re-rendering a changed book,
+    /// remove the spread files it no longer has.
+    public var incremental = false
 
     /// Options with every default: one worker, default compression, no contact sheet.
     public init() {}

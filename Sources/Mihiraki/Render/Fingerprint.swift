@@ -1,0 +1,52 @@
+import MihirakiCore
+
+/// What a book's output depends on, as one short value: the name, size and
+/// CRC-32 of every image and of `ComicInfo.xml`, the options that change the
+/// output, and Mihiraki's release. `render` records it in `manifest.json`;
+/// `--incremental` skips a book whose manifest records the same one. Content
+/// decides, never a time stamp: a page replaced by another of the same size
+/// and modification time has another CRC.
+enum Fingerprint {
+    /// 16 hexadecimal digits (FNV-1a, 64 bits, over the inputs listed above).
+    static func of(_ plan: BookPlan, run: RunOptions) throws -> String {
+        var hash = FNV1a()
+        hash.add("mihiraki \(MihirakiRelease.version)\n")
+        hash.add(describe(plan.options) + " compression=\(run.compression.rawValue) contact-sheet=\(run.contactSheet)\n")
+        for image in plan.book.images {
+            let (size, crc) = try plan.book.storage.checksum(image.source)
+            hash.add("\(image.source)\t\(size)\t\(crc)\n")
+        }
+        if let comicInfo = plan.book.comicInfoPath {
+            let (size, crc) = try plan.book.storage.checksum(comicInfo)
+            hash.add("ComicInfo.xml\t\(size)\t\(crc)\n")
+        }
+        let hex = String(hash.value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// Every option that can change a byte of the output, in a fixed order.
+    static func describe(_ options: LayoutOptions) -> String {
+        [
+            "size=\(options.size)", "layout=\(options.layout.rawValue)",
+            "direction=\(options.direction?.rawValue ?? "auto")", "cover=\(options.cover?.rawValue ?? "auto")",
+            "page-aspect=\(options.pageAspect)", "wide-threshold=\(options.wideThreshold)",
+            "solo=\(options.soloPages.sorted())", "blank-before=\(options.blankBefore.sorted())",
+            "gap=\(options.gap)", "fit=\(options.fit.rawValue)", "align=\(options.align.rawValue)",
+            "background=\(options.background)", "blank=\(options.blank)", "strip=\(options.strip)",
+            "max-pixels=\(options.maxPixels)",
+        ].joined(separator: " ")
+    }
+}
+
+/// FNV-1a, 64 bits: small, fast enough for a few lines per page, and the
+/// same on every machine (Swift's `Hasher` is seeded per process).
+struct FNV1a {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ text: String) {
+        for byte in text.utf8 {
+            value ^= UInt64(byte)
+            value = value &* 0x0000_0100_0000_01B3
+        }
+    }
+}
