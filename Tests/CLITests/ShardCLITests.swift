@@ -1,0 +1,222 @@
+import Foundation
+import MihirakiCodecs
+import MihirakiRaster
+import MihirakiTestSupport
+import Testing
+
+/// Every file under `root` (dot-files included) and its bytes.
+func tree(_ root: String) throws -> [String: Data] {
+    var files: [String: Data] = [:]
+    let enumerator = FileManager.default.enumerator(atPath: root)
+    while let name = enumerator?.nextObject() as? String {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isFolder), !isFolder.boolValue {
+            files[name] = try Data(contentsOf: URL(fileURLWithPath: root + "/" + name))
+        }
+    }
+    return files
+}
+
+func modificationTimes(_ root: String) throws -> [String: Date] {
+    try tree(root).keys.reduce(into: [:]) { times, name in
+        times[name] = try FileManager.default.attributesOfItem(atPath: root + "/" + name)[.modificationDate] as? Date
+    }
+}
+
+/// Starts the built `mihiraki` without waiting for it.
+func startMihiraki(_ arguments: [String]) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try mihirakiPath())
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return process
+}
+
+/// A gray PNG whose pixels are stored, not compressed: any two of one size
+/// have the same number of bytes.
+func storedPNG(width: Int, height: Int, gray: UInt8) -> [UInt8] {
+    var raw: [UInt8] = []
+    for _ in 0..<height { raw += [0] + [UInt8](repeating: gray, count: width) }
+    let length = UInt16(raw.count)
+    var zlib: [UInt8] = [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+    zlib += raw
+    var a: UInt32 = 1, b: UInt32 = 0
+    for byte in raw { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
+    zlib += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: (b << 16 | a) >> $0) }
+    return Fixtures.pngWithHeader(width: UInt32(width), height: UInt32(height), idat: zlib)
+}
+
+@Suite("Command line: shards, incremental runs, concurrent writers", .serialized)
+struct ShardCLITests {
+    /// Twelve small books, folders and archives, each with its own pages.
+    func makeLibrary(_ folder: TemporaryFolder, books: Int = 12, pageSize: (Int, Int) = (30, 45)) throws {
+        for b in 1...books {
+            let pages = try (1...(3 + b % 4)).map { p in
+                try Fixtures.solidPNG(width: pageSize.0, height: pageSize.1, [UInt8(b * 17 % 256), UInt8(p * 40), 90])
+            }
+            if b % 3 == 0 {
+                try folder.writeArchive("library/vol\(b).cbz", pages.enumerated().map { ("p\($0.offset + 1).png", $0.element) })
+            } else {
+                for (p, page) in pages.enumerated() { try folder.write("library/vol\(b)/p\(p + 1).png", page) }
+            }
+        }
+    }
+
+    func books(_ folder: TemporaryFolder) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path + "/library").sorted().map { folder.path + "/library/" + $0 }
+    }
+
+    let small = ["--size", "160x120", "--quiet", "--jobs", "1"]
+
+    @Test("Three shards at once into one folder end byte-identical to one run; each book written once")
+    func shardsTogether() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try makeLibrary(folder)
+        let all = try books(folder)
+        #expect(try mihiraki(["render"] + all + ["-o", folder.path + "/single"] + small).status == 0)
+        let shards = try (1...3).map { try startMihiraki(["render"] + all + ["-o", folder.path + "/shared", "--shard", "\($0)/3"] + small) }
+        for shard in shards { shard.waitUntilExit(); #expect(shard.terminationStatus == 0) }
+        #expect(try tree(folder.path + "/shared") == tree(folder.path + "/single"))
+        // The summary names the shard's share, and the shares add up to the library.
+        let taken = try (1...3).map { k -> Int in
+            let run = try mihiraki(["render"] + all + ["-o", folder.path + "/s\(k)", "--shard", "\(k)/3", "--size", "160x120"])
+            let line = try #require(run.stderr.split(separator: "\n").last)
+            #expect(line.contains("(shard \(k)/3: "), "\(line)")
+            return try FileManager.default.contentsOfDirectory(atPath: folder.path + "/s\(k)").count
+        }
+        #expect(taken.reduce(0, +) == 12 && taken.allSatisfy { $0 > 0 })
+        let bad = try mihiraki(["render"] + all + ["-o", folder.path + "/x", "--shard", "4/3"])
+        #expect(bad.status == 2 && bad.stderr.contains("--shard"))
+    }
+
+    @Test("A book added between runs moves no other book to another shard")
+    func addedBook() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try makeLibrary(folder)
+        func shardBooks(_ k: Int, _ out: String) throws -> Set<String> {
+            #expect(try mihiraki(["render"] + (try books(folder)) + ["-o", out, "--shard", "\(k)/3"] + small).status == 0)
+            return Set(try FileManager.default.contentsOfDirectory(atPath: out))
+        }
+        let before = try (1...3).map { try shardBooks($0, folder.path + "/before\($0)") }
+        try folder.write("library/vol99/p1.png", try Fixtures.solidPNG(width: 30, height: 45, [1, 2, 3]))
+        let after = try (1...3).map { try shardBooks($0, folder.path + "/after\($0)") }
+        for k in 0..<3 { #expect(after[k].subtracting(["vol99"]) == before[k]) }
+        #expect(after.filter { $0.contains("vol99") }.count == 1)
+        let said = try (1...3).map { try mihiraki(["plan", folder.path + "/library/vol99", "--shard", "\($0)/3"]).stdout }
+        #expect(said.filter { $0.hasPrefix("# vol99: in shard") }.count == 1)
+    }
+
+    @Test("--incremental: nothing changed touches nothing; a page changed in content only is noticed; stale spreads removed")
+    func incremental() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try makeLibrary(folder)
+        try folder.write("library/vol1/p2.png", storedPNG(width: 30, height: 45, gray: 100))
+        let out = folder.path + "/out"
+        #expect(try mihiraki(["render"] + (try books(folder)) + ["-o", out] + small).status == 0)
+        let times = try modificationTimes(out), files = try tree(out)
+        Thread.sleep(forTimeInterval: 1.1)  // so a rewrite would show in the modification times
+        let again = try mihiraki(["render"] + (try books(folder)) + ["-o", out, "--incremental", "--size", "160x120"])
+        #expect(again.status == 0 && again.stderr.contains("0 spreads written") && again.stderr.contains("12 up to date"),
+                "\(again.stderr)")
+        #expect(try modificationTimes(out) == times && tree(out) == files)
+
+        // vol1: a page replaced by one of the same size and modification time. vol2: a page removed.
+        let page = folder.path + "/library/vol1/p2.png"
+        let stamp = try FileManager.default.attributesOfItem(atPath: page)[.modificationDate] as! Date
+        let replacement = storedPNG(width: 30, height: 45, gray: 200)
+        #expect(replacement.count == (try Fixtures.bytes(URL(fileURLWithPath: page))).count)
+        try Data(replacement).write(to: URL(fileURLWithPath: page))
+        try FileManager.default.setAttributes([.modificationDate: stamp], ofItemAtPath: page)
+        let vol2 = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/library/vol2").sorted()
+        try FileManager.default.removeItem(atPath: folder.path + "/library/vol2/" + vol2.last!)
+        let changed = try mihiraki(["render"] + (try books(folder)) + ["-o", out, "--incremental", "--size", "160x120"])
+        #expect(changed.status == 0 && changed.stderr.contains("10 up to date"), "\(changed.stderr)")
+        let newTimes = try modificationTimes(out)
+        for (name, time) in times where !name.hasPrefix("vol1/") && !name.hasPrefix("vol2/") { #expect(newTimes[name] == time, "\(name)") }
+        #expect(try mihiraki(["render"] + (try books(folder)) + ["-o", folder.path + "/clean"] + small).status == 0)
+        #expect(try tree(out) == tree(folder.path + "/clean"))
+    }
+
+    @Test("kill -9 at any moment, then --incremental: byte-identical to a clean run, no temporaries")
+    func killedAndResumed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try makeLibrary(folder, books: 6, pageSize: (600, 900))
+        let options = ["--size", "1200x900", "--quiet", "--jobs", "2"]
+        #expect(try mihiraki(["render"] + (try books(folder)) + ["-o", folder.path + "/clean"] + options).status == 0)
+        let clean = try tree(folder.path + "/clean")
+        var generator = SystemRandomNumberGenerator()
+        for attempt in 0..<4 {
+            let out = folder.path + "/out\(attempt)"
+            let process = try startMihiraki(["render"] + (try books(folder)) + ["-o", out] + options)
+            Thread.sleep(forTimeInterval: Double.random(in: 0.05...0.6, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(try mihiraki(["render"] + (try books(folder)) + ["-o", out, "--incremental"] + options).status == 0)
+            #expect(try tree(out) == clean, "attempt \(attempt)")
+        }
+    }
+
+    @Test("Two full runs at once, and a writer paused mid-write while another run starts: both succeed, one run's bytes")
+    func concurrentWriters() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // Noise pages: their spreads are large PNGs, so a writer spends a while with a temporary open.
+        var noise = [UInt8](repeating: 0, count: 800 * 1200 * 3)
+        var generator = SystemRandomNumberGenerator()
+        noise.withUnsafeMutableBytes { raw in
+            for i in 0..<raw.count / 8 { raw.storeBytes(of: generator.next(), toByteOffset: i * 8, as: UInt64.self) }
+        }
+        let page = try PNGEncoder.encode(PixelBuffer(width: 800, height: 1200, channels: 3, pixels: noise), compression: .fast)
+        for p in 1...5 { try folder.write("library/noise/p\(p).png", page) }
+        let options = ["--size", "3000x2000", "--quiet", "--jobs", "1", "--compression", "fast"]
+        let all = try books(folder)
+        #expect(try mihiraki(["render"] + all + ["-o", folder.path + "/clean"] + options).status == 0)
+        let clean = try tree(folder.path + "/clean")
+
+        let twice = try (1...2).map { _ in try startMihiraki(["render"] + all + ["-o", folder.path + "/twice"] + options) }
+        for run in twice { run.waitUntilExit(); #expect(run.terminationStatus == 0) }
+        #expect(try tree(folder.path + "/twice") == clean)
+
+        // Catch the first writer while one of its temporaries exists, hold it there,
+        // and let a second run start (and clean up) in the same folder.
+        let out = folder.path + "/paused"
+        let first = try startMihiraki(["render"] + all + ["-o", out] + options)
+        var caught = false
+        while first.isRunning && !caught {
+            Thread.sleep(forTimeInterval: 0.004)
+            kill(first.processIdentifier, SIGSTOP)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: out + "/noise")) ?? []
+            caught = names.contains { $0.hasSuffix(".tmp") }
+            if !caught { kill(first.processIdentifier, SIGCONT) }
+        }
+        #expect(caught, "the first writer finished before a temporary was caught")
+        let second = try mihiraki(["render"] + all + ["-o", out] + options)
+        #expect(second.status == 0)
+        kill(first.processIdentifier, SIGCONT)
+        first.waitUntilExit()
+        #expect(first.terminationStatus == 0)
+        #expect(try tree(out) == clean)
+    }
+
+    @Test("The README's GNU parallel recipe runs as written and ends identical to one run")
+    func parallelRecipe() throws {
+        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let marked = try #require(readme.components(separatedBy: "<!-- recipe: gnu-parallel -->\n```sh\n").dropFirst().first)
+        let recipe = String(marked.prefix { $0 != "`" })
+        #expect(recipe.hasPrefix("parallel "))
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try makeLibrary(folder)
+        let bin = URL(fileURLWithPath: try mihirakiPath()).deletingLastPathComponent().path
+        let run = try runProgram("/bin/bash", ["-c", "cd '\(folder.path)' && PATH='\(bin)':\"$PATH\" " + recipe])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try mihiraki(["render"] + (try books(folder)) + ["-o", folder.path + "/single", "--quiet"]).status == 0)
+        #expect(try tree(folder.path + "/previews") == tree(folder.path + "/single"))
+    }
+}
