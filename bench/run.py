@@ -6,7 +6,10 @@ at 2048x1536, 771x1200 slots) with two workers; runs alternate between tools.
 Prints, per book: median wall time, ratio to libvips, peak RSS, output bytes
 and PSNR against Pillow LANCZOS (no draft, no reducing_gap) at the same
 rectangles. Then Mihiraki's per-stage profile, its growth from 40 to 400 pages,
-and the comparison benchmark (mihiraki compare vs ImageMagick and pixelmatch).
+the comparison benchmark (mihiraki compare vs ImageMagick and pixelmatch), and
+a library of 200 small books rendered in full, then again with --incremental
+(nothing changed, then one book changed). BENCH_ONLY=library (or books,
+profile, scaling, compare; comma-separated) runs only those parts.
 """
 import os
 import shutil
@@ -149,6 +152,43 @@ def compare_bench():
               f"{pm * 1000:.0f} ms ({pm / m:.0f}x slower) |")
 
 
+def library_bench():
+    """200 four-page books, half folders, half stored CBZ: a full render, then
+    --incremental with nothing changed and with one page of one book changed."""
+    import zipfile
+    source = os.path.join(WORK, "corpus", "manga")
+    pages = sorted(f for f in os.listdir(source) if f.endswith(".jpg") and f not in ("p012.jpg", "p027.jpg"))
+    library = os.path.join(WORK, "library")
+    shutil.rmtree(library, ignore_errors=True)
+    os.makedirs(library)
+    books = []
+    for b in range(200):
+        chosen = [pages[(b * 3 + k) % len(pages)] for k in range(4)]
+        if b % 2 == 0:
+            book = os.path.join(library, f"vol{b:03d}")
+            os.makedirs(book)
+            for k, name in enumerate(chosen):
+                shutil.copy(os.path.join(source, name), os.path.join(book, f"p{k + 1}.jpg"))
+        else:
+            book = os.path.join(library, f"vol{b:03d}.cbz")
+            with zipfile.ZipFile(book, "w", zipfile.ZIP_STORED) as z:
+                for k, name in enumerate(chosen):
+                    z.write(os.path.join(source, name), f"p{k + 1}.jpg")
+        books.append(book)
+    out = os.path.join(WORK, "out", "library")
+    shutil.rmtree(out, ignore_errors=True)
+    command = [MIHIRAKI, "render"] + books + ["-o", out, "--jobs", "2", "--quiet", "--incremental"]
+    full, full_rss = measure(command)
+    unchanged = statistics.median([measure(command)[0] for _ in range(RUNS)])
+    shutil.copy(os.path.join(source, pages[-1]), os.path.join(books[0], "p1.jpg"))
+    one, _ = measure(command)
+    print("\n| library: 200 books, 800 pages, 2 workers | time (s) | vs full run |")
+    print("|---|---|---|")
+    print(f"| full run | {full:.2f} | 1x (peak RSS {full_rss:.0f} MiB) |")
+    print(f"| --incremental, nothing changed (median of {RUNS}) | {unchanged:.3f} | {full / unchanged:.0f}x faster |")
+    print(f"| --incremental, one book changed | {one:.3f} | {full / one:.0f}x faster |")
+
+
 def timed(args):
     start = time.perf_counter()
     subprocess.run(args, capture_output=True)
@@ -159,14 +199,21 @@ def main():
     tools = ["mihiraki", "vips", "pillow", "magick"]
     if os.environ.get("BENCH_TOOLS"):
         tools = os.environ["BENCH_TOOLS"].split(",")
+    parts = set((os.environ.get("BENCH_ONLY") or "books,profile,scaling,compare,library").split(","))
     print(f"machine: {os.cpu_count()} CPUs, {open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}")
-    for name in ("manga", "comic"):
-        bench_book(name, tools)
-    print("\nMihiraki per-stage profile, ms per spread:")
-    for name in ("manga", "comic"):
-        profile(name)
-    scaling()
-    compare_bench()
+    if "books" in parts:
+        for name in ("manga", "comic"):
+            bench_book(name, tools)
+    if "profile" in parts:
+        print("\nMihiraki per-stage profile, ms per spread:")
+        for name in ("manga", "comic"):
+            profile(name)
+    if "scaling" in parts:
+        scaling()
+    if "compare" in parts:
+        compare_bench()
+    if "library" in parts:
+        library_bench()
 
 
 if __name__ == "__main__":

@@ -75,7 +75,7 @@ struct RenderCommand: ParsableCommand {
         try BookRenderer.prepareOutput(destination, books: books)
 
         let start = Date()
-        let (plans, planFailures) = planBooks(chosen, options)
+        let (plans, planFailures, upToDate) = planBooks(chosen, options, incremental: run, into: destination)
         var failed = planFailures
         let meter = ProgressMeter(enabled: !quiet && isatty(STDERR_FILENO) == 1, start: start)
         let profile = StageProfile.fromEnvironment()
@@ -83,7 +83,7 @@ struct RenderCommand: ParsableCommand {
                                                progress: meter.update)
         meter.clear()
         if let profile { FileHandle.standardError.write(Data((profile.summary() + "\n").utf8)) }
-        var spreads = 0, skipped = 0
+        var spreads = 0, skipped = upToDate
         for outcome in outcomes {
             spreads += outcome.written.count
             if outcome.skipped { skipped += 1 }
@@ -103,25 +103,33 @@ struct RenderCommand: ParsableCommand {
     }
 
     /// Loads and plans every book; a book that fails is reported and counted.
-    func planBooks(_ paths: [String], _ options: LayoutOptions) -> (plans: [BookPlan], failed: Int) {
-        var failed = 0
+    /// With `incremental` (a run that is `--incremental`), a book already up
+    /// to date in `destination` is counted and not planned.
+    func planBooks(_ paths: [String], _ options: LayoutOptions, incremental: RunOptions? = nil,
+                   into destination: String = "") -> (plans: [BookPlan], failed: Int, upToDate: Int) {
+        var failed = 0, upToDate = 0
         var plans: [BookPlan] = []
         for path in paths {
             do {
                 let book = try Book.load(path)
                 for warning in book.warnings { printError("warning: " + warning.description) }
+                if let run = incremental, run.incremental,
+                   BookRenderer.isUpToDate(book, options: options, run: run, in: destination) {
+                    upToDate += 1
+                    continue
+                }
                 plans.append(try BookPlan(book: book, options: options))
             } catch {
                 printError("\(error)")
                 failed += 1
             }
         }
-        return (plans, failed)
+        return (plans, failed, upToDate)
     }
 
     /// `--check GOLDEN`: plan changes first, then pixel differences; exit 1 if anything differs.
     func runCheck(golden: String, options: LayoutOptions) throws {
-        let (planned, planFailures) = planBooks(try ShardFlag.books(books, shard: shard), options)
+        let (planned, planFailures, _) = planBooks(try ShardFlag.books(books, shard: shard), options)
         let (plans, refused) = BookRenderer.refusingDuplicateNames(planned)
         for error in refused { printError(error.description) }
         var failed = planFailures + refused.count

@@ -51,9 +51,13 @@ struct BookWriter: Sendable {
     /// Whether the folder already holds this book's output: a manifest with
     /// the same fingerprint, and every file it lists.
     func isUpToDate() -> Bool {
+        Self.isUpToDate(folder: folder, fingerprint: fingerprint, contactSheet: options.contactSheet)
+    }
+
+    static func isUpToDate(folder: String, fingerprint: String?, contactSheet: Bool) -> Bool {
         guard let fingerprint, let bytes = try? FileSystem.read(folder + "/manifest.json"),
               let manifest = try? Manifest(json: bytes), manifest.fingerprint == fingerprint else { return false }
-        let files = manifest.spreads.map(\.file) + (options.contactSheet ? ["contact-sheet.png"] : [])
+        let files = manifest.spreads.map(\.file) + (contactSheet ? ["contact-sheet.png"] : [])
         return files.allSatisfy { FileSystem.kind(folder + "/" + $0) == .file }
     }
 

@@ -9,15 +9,20 @@ import MihirakiCore
 enum Fingerprint {
     /// 16 hexadecimal digits (FNV-1a, 64 bits, over the inputs listed above).
     static func of(_ plan: BookPlan, run: RunOptions) throws -> String {
+        try of(plan.book, options: plan.options, run: run)
+    }
+
+    /// The same value from the book and options alone, before any header is read.
+    static func of(_ book: Book, options: LayoutOptions, run: RunOptions) throws -> String {
         var hash = FNV1a()
         hash.add("mihiraki \(MihirakiRelease.version)\n")
-        hash.add(describe(plan.options) + " compression=\(run.compression.rawValue) contact-sheet=\(run.contactSheet)\n")
-        for image in plan.book.images {
-            let (size, crc) = try plan.book.storage.checksum(image.source)
+        hash.add(describe(options) + " compression=\(run.compression.rawValue) contact-sheet=\(run.contactSheet)\n")
+        for image in book.images {
+            let (size, crc) = try book.storage.checksum(image.source)
             hash.add("\(image.source)\t\(size)\t\(crc)\n")
         }
-        if let comicInfo = plan.book.comicInfoPath {
-            let (size, crc) = try plan.book.storage.checksum(comicInfo)
+        if let comicInfo = book.comicInfoPath {
+            let (size, crc) = try book.storage.checksum(comicInfo)
             hash.add("ComicInfo.xml\t\(size)\t\(crc)\n")
         }
         let hex = String(hash.value, radix: 16)

@@ -47,6 +47,17 @@ extension BookRenderer {
         return errors
     }
 
+    /// Whether `outputRoot/<book>/` already holds what rendering `book` with
+    /// these options would write (``RunOptions/incremental``): decided from
+    /// the book's bytes and the manifest before any page header is read, so
+    /// a caller can skip planning an up-to-date book.
+    /// - Returns: `false` when anything cannot be read: the book is then rendered.
+    public static func isUpToDate(_ book: Book, options: LayoutOptions, run: RunOptions, in outputRoot: String) -> Bool {
+        BookWriter.isUpToDate(folder: outputRoot + "/" + book.outputName,
+                              fingerprint: try? Fingerprint.of(book, options: options, run: run),
+                              contactSheet: run.contactSheet)
+    }
+
     private static func resolved(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
