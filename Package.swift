@@ -12,10 +12,12 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
-        // Every libpng / libjpeg call lives here; setjmp/longjmp never leave C.
+        // Every image library call lives here; setjmp/longjmp never leave C.
         .target(
             name: "CMihirakiCodecs",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("deflate")]
+            linkerSettings: ["png16", "jpeg", "deflate", "webp", "webpdemux", "gif", "avif", "jxl"].map {
+                .linkedLibrary($0)
+            }
         ),
         // Pure value code: imposition, geometry, options, ComicInfo. No pixels, no I/O.
         .target(name: "MihirakiCore"),
@@ -44,7 +46,7 @@ let package = Package(
                 path: "Tests/MihirakiTestSupport"),
         .testTarget(name: "MihirakiCoreTests", dependencies: ["MihirakiCore"]),
         .testTarget(name: "MihirakiRasterTests", dependencies: ["MihirakiRaster"]),
-        .testTarget(name: "MihirakiCodecsTests", dependencies: ["MihirakiCodecs", "CMihirakiCodecs", "MihirakiTestSupport"]),
+        .testTarget(name: "MihirakiCodecsTests", dependencies: ["MihirakiCodecs", "CMihirakiCodecs", "MihirakiRaster", "MihirakiTestSupport"]),
         .testTarget(name: "MihirakiTests", dependencies: ["Mihiraki", "MihirakiCore", "MihirakiRaster", "MihirakiCodecs", "MihirakiTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["mihiraki", "MihirakiTestSupport", "MihirakiCodecs", "MihirakiRaster"]),
     ]

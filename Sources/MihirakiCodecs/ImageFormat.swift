@@ -1,10 +1,26 @@
 /// What a file is, judged from its first bytes, never from its name.
 package enum ImageFormat: String, Hashable, Sendable {
     case png, jpeg
+    case gif, webp, avif, jpegXL = "jpeg-xl"
     /// Formats people keep comics in that Mihiraki does not decode; named in errors.
-    case gif, webp, bmp, tiff, avif, heic, jpegXL = "jpeg-xl"
+    case bmp, tiff, heic
 
-    package var isDecodable: Bool { self == .png || self == .jpeg }
+    package var isDecodable: Bool { PageDecoder.decoders[self] != nil }
+
+    /// The format's name as people write it: `PNG`, `WebP`, `JPEG XL`.
+    package var name: String {
+        switch self {
+        case .png: return "PNG"
+        case .jpeg: return "JPEG"
+        case .gif: return "GIF"
+        case .webp: return "WebP"
+        case .bmp: return "BMP"
+        case .tiff: return "TIFF"
+        case .avif: return "AVIF"
+        case .heic: return "HEIC"
+        case .jpegXL: return "JPEG XL"
+        }
+    }
 
     /// Recognises the format from a file's leading bytes, or `nil`.
     package static func sniff<C: Collection<UInt8>>(_ bytes: C) -> ImageFormat? {

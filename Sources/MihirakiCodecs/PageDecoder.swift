@@ -18,7 +18,9 @@ public struct PageHeader: Hashable, Sendable {
     package var height: Int { ExifOrientation.swapsAxes(orientation) ? storedWidth : storedHeight }
 }
 
-/// Decodes PNG and JPEG pages into upright 8-bit buffers.
+/// Decodes PNG, JPEG, WebP, GIF, AVIF and JPEG XL pages into upright 8-bit
+/// buffers. Each format is one ``PageFormatDecoder``; the format is told
+/// from the bytes, never from the file's name.
 public enum PageDecoder {
     /// The default pixel limit per page (200 million; `--max-pixels` changes it).
     public static let defaultMaxPixels = 200_000_000
@@ -26,7 +28,7 @@ public enum PageDecoder {
     /// Reads a page's header.
     /// - Throws: `CodecError` for unknown, unsupported or damaged data.
     public static func header(of bytes: [UInt8]) throws -> PageHeader {
-        try open(bytes) { $0.header }
+        try open(bytes, maxPixels: nil) { $0.header }
     }
 
     /// Decodes a page to gray, gray+alpha, RGB or RGBA samples (8 bits each),
@@ -39,7 +41,7 @@ public enum PageDecoder {
     /// - Throws: `CodecError`.
     public static func decode(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels) throws -> PixelBuffer {
         if let plain = try decodePlainPNG(bytes, maxPixels: maxPixels) { return plain }
-        return try open(bytes) { page in
+        return try open(bytes, maxPixels: maxPixels) { page in
             try checkPixelLimit(width: page.header.storedWidth, height: page.header.storedHeight, maxPixels: maxPixels)
             return try page.readAll().oriented(exif: page.header.orientation)
         }
@@ -56,7 +58,7 @@ public enum PageDecoder {
     public static func withRows<T>(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels,
                                    _ body: (_ width: Int, _ height: Int, _ channels: Int,
                                             _ nextRow: (UnsafeMutablePointer<UInt8>) throws -> Void) throws -> T) throws -> T {
-        try open(bytes) { page in
+        try open(bytes, maxPixels: maxPixels) { page in
             let header = page.header
             try checkPixelLimit(width: header.storedWidth, height: header.storedHeight, maxPixels: maxPixels)
             if page.streams && header.orientation == 1 {
@@ -91,7 +93,7 @@ public enum PageDecoder {
     }
 
     /// An open decoder: the header is read, the pixels not yet.
-    struct OpenedPage {
+    package struct OpenedPage {
         let header: PageHeader
         /// Samples per pixel as delivered (CMYK is delivered as RGB).
         let channels: Int
@@ -99,6 +101,26 @@ public enum PageDecoder {
         let streams: Bool
         /// Writes the next stored row.
         let readRow: (UnsafeMutablePointer<UInt8>) throws -> Void
+        /// A page whose format is decoded whole: `decode` fills a buffer of
+        /// stored rows (`stride` bytes each) on the first row asked for, which
+        /// is after the caller has checked the size against its pixel limit.
+        static func whole(header: PageHeader, channels: Int,
+                          decode: @escaping (UnsafeMutablePointer<UInt8>, Int) throws -> Void) -> OpenedPage {
+            let stride = header.storedWidth * channels
+            var image: [UInt8]?
+            var line = 0
+            return OpenedPage(header: header, channels: channels, streams: false) { row in
+                if image == nil {
+                    image = try [UInt8](unsafeUninitializedCapacity: stride * header.storedHeight) { buffer, count in
+                        try decode(buffer.baseAddress!, stride)
+                        count = stride * header.storedHeight
+                    }
+                }
+                image!.withUnsafeBufferPointer { row.update(from: $0.baseAddress! + line * stride, count: stride) }
+                line += 1
+            }
+        }
+
         /// Every row, in stored orientation.
         func readAll() throws -> PixelBuffer {
             try PixelBuffer(width: header.storedWidth, height: header.storedHeight, channels: channels) { out in
@@ -107,18 +129,25 @@ public enum PageDecoder {
         }
     }
 
+    /// The decoder of each format Mihiraki reads.
+    static let decoders: [ImageFormat: any PageFormatDecoder.Type] = [
+        .png: PNGPageDecoder.self, .jpeg: JPEGPageDecoder.self, .webp: WebPPageDecoder.self,
+        .gif: GIFPageDecoder.self, .avif: AVIFPageDecoder.self, .jpegXL: JXLPageDecoder.self,
+    ]
+
     /// Opens the file with the right decoder, hands it to `body`, and always
     /// closes the decoder.
-    static func open<T>(_ bytes: [UInt8], _ body: (OpenedPage) throws -> T) throws -> T {
+    static func open<T>(_ bytes: [UInt8], maxPixels: Int?, _ body: (OpenedPage) throws -> T) throws -> T {
         guard let format = ImageFormat.sniff(bytes) else {
-            throw CodecError(.unsupported, bytes.isEmpty ? "empty file" : "not a PNG or JPEG image")
+            throw CodecError(.unsupported, bytes.isEmpty ? "empty file" : "not an image Mihiraki reads (\(readable))")
         }
-        switch format {
-        case .png: return try openPNG(bytes, body)
-        case .jpeg: return try openJPEG(bytes, body)
-        default: throw CodecError(.unsupported, "\(format.rawValue.uppercased()) images are not supported (PNG and JPEG are)")
+        guard let decoder = decoders[format] else {
+            throw CodecError(.unsupported, "\(format.name) images are not supported (Mihiraki reads \(readable))")
         }
+        return try decoder.open(bytes, maxPixels: maxPixels, body)
     }
+
+    static let readable = "PNG, JPEG, WebP, GIF, AVIF and JPEG XL"
 
     /// Refuses a `width × height` image above `maxPixels` (no limit when `nil`).
     /// - Throws: `CodecError` with code `.tooLarge`.

@@ -66,8 +66,8 @@ struct JPEGTests {
     @Test("CMYK conversion arithmetic")
     func cmykArithmetic() {
         let cmyk = PixelBuffer(width: 2, height: 1, channels: 4, pixels: [0, 128, 255, 0, 10, 20, 30, 40])
-        #expect(PageDecoder.cmykToRGB(cmyk, adobeInverted: false).pixels == [255, 127, 0, 207, 198, 190])
-        #expect(PageDecoder.cmykToRGB(cmyk, adobeInverted: true).pixels == [0, 0, 0, 2, 3, 5])
+        #expect(JPEGPageDecoder.cmykToRGB(cmyk, adobeInverted: false).pixels == [255, 127, 0, 207, 198, 190])
+        #expect(JPEGPageDecoder.cmykToRGB(cmyk, adobeInverted: true).pixels == [0, 0, 0, 2, 3, 5])
     }
 
     @Test("EXIF orientation 1–8 is applied, big- and little-endian", arguments: 1...8)

@@ -48,7 +48,7 @@ let badPages: [BadPage] = {
     }
     pages.append(BadPage(name: "zero-byte file", file: "p.png", bytes: [], error: "empty file"))
     pages.append(BadPage(name: "text named .png", file: "p.png", bytes: Array("hello, world\n".utf8),
-                         error: "not a PNG or JPEG image"))
+                         error: "not an image Mihiraki reads (PNG, JPEG, WebP, GIF, AVIF and JPEG XL)"))
     pages.append(BadPage(name: "JPEG named .png (a correct page)", file: "p.png", bytes: jpeg, error: nil))
     pages.append(BadPage(name: "header claiming 100000×100000", file: "p.png",
                          bytes: Fixtures.pngWithHeader(width: 100_000, height: 100_000), error: "--max-pixels"))
@@ -57,7 +57,22 @@ let badPages: [BadPage] = {
                          bytes: Fixtures.pngWithHeader(width: 30_000, height: 30_000,
                                                        idat: Fixtures.zlibZeros(count: 1 << 20)),
                          error: "--max-pixels"))
-    pages.append(BadPage(name: "GIF", file: "p.gif", bytes: Array("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8), error: "GIF"))
+    pages.append(BadPage(name: "GIF cut after its screen descriptor", file: "p.gif",
+                         bytes: Array("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8), error: "GIF"))
+    pages.append(BadPage(name: "BMP (a format Mihiraki does not read, named)", file: "p.bmp",
+                         bytes: Array("BM".utf8) + [UInt8](repeating: 0, count: 60), error: "BMP images are not supported"))
+    // The new formats, cut short and damaged: each names its format.
+    for (name, format) in [("lossy.webp", "WebP"), ("interlaced.gif", "GIF"), ("lossy420.avif", "AVIF"),
+                           ("lossy.jxl", "JPEG XL")] {
+        let whole = try! Fixtures.bytes(Fixtures.testImages.appendingPathComponent("formats/" + name))
+        pages.append(BadPage(name: "\(format) truncated", file: "p." + name.split(separator: ".").last!,
+                             bytes: Array(whole.prefix(whole.count * 2 / 3)), error: format))
+        var header = whole
+        for i in 12..<min(40, header.count) { header[i] ^= 0x5A }
+        // Bytes 12–40 of a GIF are its palette: still a picture, in other colours.
+        pages.append(BadPage(name: "\(format) with damaged bytes 12–40", file: "p." + name.split(separator: ".").last!,
+                             bytes: header, error: format == "GIF" ? nil : ""))
+    }
     pages.append(BadPage(name: "1×1 page", file: "p.png", bytes: try! Fixtures.solidPNG(width: 1, height: 1, [9]), error: nil))
     pages.append(BadPage(name: "1×20000 page", file: "p.png", bytes: try! Fixtures.solidPNG(width: 1, height: 20000, [9]),
                          error: nil))

@@ -102,6 +102,72 @@ mh_jpeg_reader *mh_jpeg_open(const void *data, size_t size, mh_jpeg_info *info, 
 int mh_jpeg_read_row(mh_jpeg_reader *reader, void *row, mh_error *error);
 void mh_jpeg_close(mh_jpeg_reader *reader);
 
+// MARK: WebP, GIF, AVIF and JPEG XL reading
+//
+// These formats are decoded whole (into 8-bit RGB(A), or gray), only when the
+// caller has checked the header's size against its pixel limit.
+
+typedef struct mh_webp_info {
+    uint32_t width;
+    uint32_t height;
+    int has_alpha;   ///< decoded as RGBA when set, RGB otherwise
+    int animated;    ///< decoded as RGBA: the first frame on the canvas
+} mh_webp_info;
+
+/// Reads a WebP header (simple or extended, animated or not).
+int mh_webp_probe(const void *data, size_t size, mh_webp_info *info, mh_error *error);
+/// Decodes into `pixels` (height rows of `stride` bytes, RGBA or RGB as `info` says).
+int mh_webp_decode(const void *data, size_t size, const mh_webp_info *info, void *pixels, size_t stride,
+                   mh_error *error);
+
+typedef struct mh_gif_reader mh_gif_reader;
+
+typedef struct mh_gif_info {
+    uint32_t width;   ///< of the logical screen
+    uint32_t height;
+} mh_gif_info;
+
+/// Reads the GIF header and logical screen. `data` must stay valid until `mh_gif_close`.
+mh_gif_reader *mh_gif_open(const void *data, size_t size, mh_gif_info *info, mh_error *error);
+/// Decodes the first frame onto the logical screen as RGBA (transparent outside it).
+int mh_gif_read(mh_gif_reader *reader, void *pixels, size_t stride, mh_error *error);
+void mh_gif_close(mh_gif_reader *reader);
+
+typedef struct mh_avif_reader mh_avif_reader;
+
+typedef struct mh_avif_info {
+    uint32_t width;    ///< as stored, before irot/imir
+    uint32_t height;
+    int depth;         ///< 8, 10 or 12
+    int monochrome;    ///< 4:0:0
+    int has_alpha;
+    int rotation;      ///< irot: quarter turns anticlockwise, 0–3
+    int mirror;        ///< imir: -1 none, 0 top and bottom exchanged, 1 left and right
+} mh_avif_info;
+
+/// Parses the AVIF container (no pixels decoded). `data` must stay valid
+/// until `mh_avif_close`.
+mh_avif_reader *mh_avif_open(const void *data, size_t size, mh_avif_info *info, mh_error *error);
+/// Decodes the first image as 8-bit RGB (`channels` 3) or RGBA (4).
+int mh_avif_read(mh_avif_reader *reader, void *pixels, size_t stride, int channels, mh_error *error);
+void mh_avif_close(mh_avif_reader *reader);
+
+typedef struct mh_jxl_reader mh_jxl_reader;
+
+typedef struct mh_jxl_info {
+    uint32_t width;    ///< upright: libjxl applies the orientation
+    uint32_t height;
+    int gray;
+    int has_alpha;
+} mh_jxl_info;
+
+/// Reads the JPEG XL basic info. `data` must stay valid until `mh_jxl_close`.
+mh_jxl_reader *mh_jxl_open(const void *data, size_t size, mh_jxl_info *info, mh_error *error);
+/// Decodes the first frame, upright, into `pixels` (`size` bytes, rows packed)
+/// with `channels` 8-bit samples per pixel (1 gray, 2 gray+alpha, 3, 4).
+int mh_jxl_read(mh_jxl_reader *reader, void *pixels, size_t size, int channels, mh_error *error);
+void mh_jxl_close(mh_jxl_reader *reader);
+
 // MARK: Encoding
 
 /// How the PNG writer filters rows. The first five are PNG's own filter

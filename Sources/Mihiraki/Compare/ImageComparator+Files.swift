@@ -4,7 +4,7 @@ import MihirakiCore
 import MihirakiRaster
 
 extension ImageComparator {
-    /// Compares two image files (PNG or JPEG, told by their bytes);
+    /// Compares two image files (any format Mihiraki reads, told by their bytes);
     /// byte-identical files are equal without decoding.
     /// - Returns: the comparison; `.error` names an unreadable file.
     public static func compareFiles(expected: String, actual: String, options: Options) -> FileComparison {
@@ -84,7 +84,7 @@ extension ImageComparator {
     }
 
     /// Extensions of the formats Mihiraki decodes.
-    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "jfif"]
+    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "jfif", "webp", "gif", "avif", "jxl"]
 
     static func imageFiles(under root: String) throws -> [String] {
         try FolderSource(root: root).listFiles().filter { path in

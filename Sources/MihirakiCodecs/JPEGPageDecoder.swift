@@ -1,8 +1,10 @@
 import CMihirakiCodecs
 import MihirakiRaster
 
-extension PageDecoder {
-    static func openJPEG<T>(_ bytes: [UInt8], _ body: (OpenedPage) throws -> T) throws -> T {
+/// JPEG through libjpeg-turbo: baseline, progressive, gray, YCbCr, CMYK and
+/// YCCK (Adobe-inverted or not), EXIF orientation; rows stream.
+enum JPEGPageDecoder: PageFormatDecoder {
+    static func open<T>(_ bytes: [UInt8], maxPixels: Int?, _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
         try bytes.withUnsafeBytes { raw in
             var info = mh_jpeg_info()
             var error = mh_error()
@@ -18,13 +20,13 @@ extension PageDecoder {
             let header = PageHeader(format: .jpeg, storedWidth: width, storedHeight: height,
                                     orientation: orientation, isGray: channels == 1)
             guard Int(info.color_model) == Int(MH_JPEG_CMYK) else {
-                return try body(OpenedPage(header: header, channels: channels, streams: true) { row in
+                return try body(PageDecoder.OpenedPage(header: header, channels: channels, streams: true) { row in
                     guard mh_jpeg_read_row(reader, row, &error) == MH_OK else { throw CodecError(error) }
                 })
             }
             let inverted = info.adobe_marker != 0
             var cmyk = [UInt8](repeating: 0, count: width * 4)
-            return try body(OpenedPage(header: header, channels: 3, streams: true) { row in
+            return try body(PageDecoder.OpenedPage(header: header, channels: 3, streams: true) { row in
                 try cmyk.withUnsafeMutableBufferPointer { buffer in
                     guard mh_jpeg_read_row(reader, buffer.baseAddress, &error) == MH_OK else { throw CodecError(error) }
                     cmykRowToRGB(UnsafePointer(buffer.baseAddress!), row, count: width, adobeInverted: inverted)

@@ -1,0 +1,22 @@
+import CMihirakiCodecs
+
+/// JPEG XL through libjxl: lossless and lossy, gray, alpha; libjxl applies
+/// the orientation, so the header is already upright.
+enum JXLPageDecoder: PageFormatDecoder {
+    static func open<T>(_ bytes: [UInt8], maxPixels: Int?, _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
+        try bytes.withUnsafeBytes { raw in
+            var info = mh_jxl_info()
+            var error = mh_error()
+            guard let reader = mh_jxl_open(raw.baseAddress, raw.count, &info, &error) else { throw CodecError(error) }
+            defer { mh_jxl_close(reader) }
+            let gray = info.gray != 0
+            let channels = (gray ? 1 : 3) + (info.has_alpha != 0 ? 1 : 0)
+            let header = PageHeader(format: .jpegXL, storedWidth: Int(info.width), storedHeight: Int(info.height),
+                                    orientation: 1, isGray: gray)
+            return try body(.whole(header: header, channels: channels) { pixels, stride in
+                let size = stride * header.storedHeight
+                guard mh_jxl_read(reader, pixels, size, Int32(channels), &error) == MH_OK else { throw CodecError(error) }
+            })
+        }
+    }
+}

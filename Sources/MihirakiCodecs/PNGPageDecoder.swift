@@ -1,0 +1,29 @@
+import CMihirakiCodecs
+import MihirakiRaster
+
+/// PNG, any colour type and depth, through libpng; rows stream unless the
+/// image is interlaced.
+enum PNGPageDecoder: PageFormatDecoder {
+    static func open<T>(_ bytes: [UInt8], maxPixels: Int?, _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
+        try bytes.withUnsafeBytes { raw in
+            var info = mh_png_info()
+            var error = mh_error()
+            guard let reader = mh_png_open(raw.baseAddress, raw.count, &info, &error) else {
+                throw CodecError(error)
+            }
+            defer { mh_png_close(reader) }
+            let width = Int(info.width), height = Int(info.height), channels = Int(info.channels)
+            let header = PageHeader(format: .png, storedWidth: width, storedHeight: height, orientation: 1,
+                                    isGray: channels <= 2)
+            if info.interlaced != 0 {
+                // Interlaced rows only exist once every pass is read: decode whole.
+                return try body(.whole(header: header, channels: channels) { pixels, stride in
+                    guard mh_png_read(reader, pixels, stride, &error) == MH_OK else { throw CodecError(error) }
+                })
+            }
+            return try body(PageDecoder.OpenedPage(header: header, channels: channels, streams: true) { row in
+                guard mh_png_read_row(reader, row, &error) == MH_OK else { throw CodecError(error) }
+            })
+        }
+    }
+}

@@ -1,0 +1,10 @@
+/// One page format behind one interface: a decoder opens the file's bytes,
+/// reads the header without allocating pixel memory, and hands out rows on
+/// demand (streamed where the format allows, decoded whole on the first row
+/// otherwise). Each format is one file; nothing else learns its name but the
+/// table in ``PageDecoder``.
+protocol PageFormatDecoder {
+    /// Opens `bytes`, hands the open page to `body`, and always closes the decoder.
+    /// - Parameter maxPixels: the caller's pixel limit, for libraries with a limit of their own.
+    static func open<T>(_ bytes: [UInt8], maxPixels: Int?, _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T
+}

@@ -1,0 +1,19 @@
+import CMihirakiCodecs
+
+/// WebP through libwebp: lossy, lossless, alpha; an animation's first frame.
+enum WebPPageDecoder: PageFormatDecoder {
+    static func open<T>(_ bytes: [UInt8], maxPixels: Int?, _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
+        var info = mh_webp_info()
+        var error = mh_error()
+        guard bytes.withUnsafeBytes({ mh_webp_probe($0.baseAddress, $0.count, &info, &error) }) == MH_OK else {
+            throw CodecError(error)
+        }
+        let channels = info.has_alpha != 0 || info.animated != 0 ? 4 : 3
+        let header = PageHeader(format: .webp, storedWidth: Int(info.width), storedHeight: Int(info.height),
+                                orientation: 1, isGray: false)
+        return try body(.whole(header: header, channels: channels) { pixels, stride in
+            let status = bytes.withUnsafeBytes { mh_webp_decode($0.baseAddress, $0.count, &info, pixels, stride, &error) }
+            guard status == MH_OK else { throw CodecError(error) }
+        })
+    }
+}

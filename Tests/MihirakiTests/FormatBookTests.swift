@@ -1,0 +1,56 @@
+import Foundation
+import MihirakiTestSupport
+import Testing
+@testable import Mihiraki
+
+@Suite("Books of WebP, GIF, AVIF and JPEG XL pages")
+struct FormatBookTests {
+    static let formats = Fixtures.testImages.appendingPathComponent("formats")
+
+    /// Lossless files of one picture, each under a name that may lie about it.
+    @Test("Lossless pages of every format render the same bytes as the PNG they were made from, whatever their names")
+    func sameSpreads() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let source = try Fixtures.bytes(Self.formats.appendingPathComponent("sources/rgb.png"))
+        let pages = [("lossless.webp", "p1.jpg"), ("lossless.avif", "p2.avif"), ("lossless.jxl", "p3.jxl"),
+                     ("animated.webp", "p4.webp")]
+        for (fixture, name) in pages {
+            try folder.write("formats/" + name, try Fixtures.bytes(Self.formats.appendingPathComponent(fixture)))
+            try folder.write("png/" + name.split(separator: ".").first! + ".png", source)
+        }
+        var options = LayoutOptions()
+        options.size = .exact(width: 300, height: 200)
+        let plans = try ["formats", "png"].map { try BookPlan(book: try Book.load(folder.path + "/" + $0), options: options) }
+        // 64×48 pages are wider than tall: each is a spread of its own.
+        #expect(plans[0].text == "[1W]\n[2W]\n[3W]\n[4W]\n" && plans[1].text == plans[0].text)
+        let outcomes = try BookRenderer.render(plans, into: folder.path + "/out")
+        #expect(outcomes.filter { !$0.succeeded }.isEmpty, "\(outcomes.flatMap(\.errors))")
+        for file in ["spread-001.png", "spread-002.png", "spread-003.png", "spread-004.png"] {
+            let a = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/out/formats/" + file))
+            let b = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/out/png/" + file))
+            #expect(a == b, "\(file)")
+        }
+    }
+
+    @Test("GIF, lossy WebP, AVIF and JPEG XL pages plan and render; a BMP page names its format")
+    func mixedBook() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for (index, fixture) in ["static.gif", "lossy-alpha.webp", "10bit444.avif", "mono.avif", "lossy.jxl",
+                                 "offset.gif"].enumerated() {
+            try folder.write("book/p\(index + 1)." + fixture.split(separator: ".").last!,
+                             try Fixtures.bytes(Self.formats.appendingPathComponent(fixture)))
+        }
+        var options = LayoutOptions()
+        options.size = .exact(width: 300, height: 200)
+        let plan = try BookPlan(book: try Book.load(folder.path + "/book"), options: options)
+        #expect(plan.spreadCount == 6)
+        let outcome = try BookRenderer.render([plan], into: folder.path + "/out")[0]
+        #expect(outcome.succeeded)
+        try folder.write("book/p7.bmp", Array("BM".utf8) + [UInt8](repeating: 0, count: 60))
+        #expect { _ = try BookPlan(book: try Book.load(folder.path + "/book"), options: options) } throws: {
+            ($0 as? MihirakiError)?.description.hasSuffix("p7.bmp: BMP images are not supported (Mihiraki reads PNG, JPEG, WebP, GIF, AVIF and JPEG XL)") == true
+        }
+    }
+}
