@@ -8,8 +8,9 @@ and PSNR against Pillow LANCZOS (no draft, no reducing_gap) at the same
 rectangles. Then Mihiraki's per-stage profile, its growth from 40 to 400 pages,
 the comparison benchmark (mihiraki compare vs ImageMagick and pixelmatch), and
 a library of 200 small books rendered in full, then again with --incremental
-(nothing changed, then one book changed). BENCH_ONLY=library (or books,
-profile, scaling, compare; comma-separated) runs only those parts.
+(nothing changed, then one book changed). The manga book is also benchmarked
+as WebP pages. BENCH_ONLY=library (or books, webp, profile, scaling, compare;
+comma-separated) runs only those parts.
 """
 import os
 import shutil
@@ -71,7 +72,7 @@ def bench_book(name, tools):
             rss[tool] = max(rss[tool], peak)
     base = statistics.median(times["vips"])
     vips_bytes = output_bytes(os.path.join(WORK, "out", "vips", name))
-    pages = len([f for f in os.listdir(book) if f.endswith(".jpg")])
+    pages = len([f for f in os.listdir(book) if f.endswith((".jpg", ".webp"))])
     spreads = open(manifest).read().count('"file"')
     print(f"\n{name}: {pages} pages, {spreads} spreads, median of {RUNS} alternating runs, 2 workers each")
     print(f"| tool | time (s) | vs libvips | peak RSS (MiB) | output (MB) | bytes vs libvips | PSNR (dB) |")
@@ -82,6 +83,18 @@ def bench_book(name, tools):
         size = output_bytes(folder)
         print(f"| {tool} | {t:.2f} | {base / t:.2f}x faster | {rss[tool]:.0f} | {size / 1e6:.1f} | "
               f"{size / vips_bytes:.3f} | {psnr(manifest, book, folder)} |")
+
+
+def webp_corpus():
+    """The manga book as WebP pages (Pillow, quality 90), as downloaders save them."""
+    from PIL import Image
+    source = os.path.join(WORK, "corpus", "manga")
+    book = os.path.join(WORK, "corpus", "manga-webp")
+    os.makedirs(book, exist_ok=True)
+    for name in sorted(os.listdir(source)):
+        target = os.path.join(book, name.replace(".jpg", ".webp"))
+        if name.endswith(".jpg") and not os.path.exists(target):
+            Image.open(os.path.join(source, name)).save(target, quality=90, method=4)
 
 
 def profile(name):
@@ -204,6 +217,9 @@ def main():
     if "books" in parts:
         for name in ("manga", "comic"):
             bench_book(name, tools)
+    if "webp" in parts or "books" in parts:
+        webp_corpus()
+        bench_book("manga-webp", tools)
     if "profile" in parts:
         print("\nMihiraki per-stage profile, ms per spread:")
         for name in ("manga", "comic"):
