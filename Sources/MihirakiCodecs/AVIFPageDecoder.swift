@@ -5,15 +5,10 @@ import CMihirakiCodecs
 /// equivalent EXIF orientation.
 enum AVIFPageDecoder: PageFormatDecoder {
     static func open<T>(_ bytes: [UInt8], maxPixels: Int?, _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
-        try bytes.withUnsafeBytes { raw in
-            var info = mh_avif_info()
+        // The caller checks the size against its limit before any pixel is
+        // decoded; libavif keeps its own (larger) limit for the parse.
+        try withReader(bytes, mh_avif_info(), open: mh_avif_open, close: mh_avif_close) { reader, info in
             var error = mh_error()
-            // The caller checks the size against its limit before any pixel is
-            // decoded; libavif keeps its own (larger) limit for the parse.
-            guard let reader = mh_avif_open(raw.baseAddress, raw.count, &info, &error) else {
-                throw CodecError(error)
-            }
-            defer { mh_avif_close(reader) }
             let width = Int(info.width), height = Int(info.height)
             let alpha = info.has_alpha != 0, gray = info.monochrome != 0
             let decoded = alpha ? 4 : 3, delivered = gray ? (alpha ? 2 : 1) : decoded

@@ -5,13 +5,8 @@ import MihirakiRaster
 /// YCCK (Adobe-inverted or not), EXIF orientation; rows stream.
 enum JPEGPageDecoder: PageFormatDecoder {
     static func open<T>(_ bytes: [UInt8], maxPixels: Int?, _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
-        try bytes.withUnsafeBytes { raw in
-            var info = mh_jpeg_info()
+        try withReader(bytes, mh_jpeg_info(), open: mh_jpeg_open, close: mh_jpeg_close) { reader, info in
             var error = mh_error()
-            guard let reader = mh_jpeg_open(raw.baseAddress, raw.count, &info, &error) else {
-                throw CodecError(error)
-            }
-            defer { mh_jpeg_close(reader) }
             var orientation = 1
             if let exif = info.exif, info.exif_size > 0 {
                 orientation = ExifOrientation.parse(Array(UnsafeBufferPointer(start: exif, count: info.exif_size))) ?? 1

@@ -4,11 +4,8 @@ import CMihirakiCodecs
 /// the orientation, so the header is already upright.
 enum JXLPageDecoder: PageFormatDecoder {
     static func open<T>(_ bytes: [UInt8], maxPixels: Int?, _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
-        try bytes.withUnsafeBytes { raw in
-            var info = mh_jxl_info()
+        try withReader(bytes, mh_jxl_info(), open: mh_jxl_open, close: mh_jxl_close) { reader, info in
             var error = mh_error()
-            guard let reader = mh_jxl_open(raw.baseAddress, raw.count, &info, &error) else { throw CodecError(error) }
-            defer { mh_jxl_close(reader) }
             let gray = info.gray != 0
             let channels = (gray ? 1 : 3) + (info.has_alpha != 0 ? 1 : 0)
             let header = PageHeader(format: .jpegXL, storedWidth: Int(info.width), storedHeight: Int(info.height),

@@ -5,13 +5,8 @@ import MihirakiRaster
 /// image is interlaced.
 enum PNGPageDecoder: PageFormatDecoder {
     static func open<T>(_ bytes: [UInt8], maxPixels: Int?, _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
-        try bytes.withUnsafeBytes { raw in
-            var info = mh_png_info()
+        try withReader(bytes, mh_png_info(), open: mh_png_open, close: mh_png_close) { reader, info in
             var error = mh_error()
-            guard let reader = mh_png_open(raw.baseAddress, raw.count, &info, &error) else {
-                throw CodecError(error)
-            }
-            defer { mh_png_close(reader) }
             let width = Int(info.width), height = Int(info.height), channels = Int(info.channels)
             let header = PageHeader(format: .png, storedWidth: width, storedHeight: height, orientation: 1,
                                     isGray: channels <= 2)
