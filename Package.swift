@@ -15,7 +15,7 @@ let package = Package(
         // Every image library call lives here; setjmp/longjmp never leave C.
         .target(
             name: "CMihirakiCodecs",
-            linkerSettings: ["png16", "jpeg", "deflate", "webp", "webpdemux", "gif", "avif", "jxl"].map {
+            linkerSettings: ["png16", "jpeg", "deflate", "webp", "webpdemux", "gif", "avif", "jxl", "archive"].map {
                 .linkedLibrary($0)
             }
         ),

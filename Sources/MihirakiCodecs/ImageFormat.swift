@@ -5,7 +5,7 @@ package enum ImageFormat: String, Hashable, Sendable {
     /// Formats people keep comics in that Mihiraki does not decode; named in errors.
     case bmp, tiff, heic
 
-    package var isDecodable: Bool { PageDecoder.decoders[self] != nil }
+    package var isDecodable: Bool { PageDecoder.decoder(for: self) != nil }
 
     /// The format's name as people write it: `PNG`, `WebP`, `JPEG XL`.
     package var name: String {

@@ -129,11 +129,18 @@ public enum PageDecoder {
         }
     }
 
-    /// The decoder of each format Mihiraki reads.
-    static let decoders: [ImageFormat: any PageFormatDecoder.Type] = [
-        .png: PNGPageDecoder.self, .jpeg: JPEGPageDecoder.self, .webp: WebPPageDecoder.self,
-        .gif: GIFPageDecoder.self, .avif: AVIFPageDecoder.self, .jpegXL: JXLPageDecoder.self,
-    ]
+    /// The decoder of each format Mihiraki reads; `nil` for the others.
+    static func decoder(for format: ImageFormat) -> (any PageFormatDecoder.Type)? {
+        switch format {
+        case .png: return PNGPageDecoder.self
+        case .jpeg: return JPEGPageDecoder.self
+        case .webp: return WebPPageDecoder.self
+        case .gif: return GIFPageDecoder.self
+        case .avif: return AVIFPageDecoder.self
+        case .jpegXL: return JXLPageDecoder.self
+        case .bmp, .tiff, .heic: return nil
+        }
+    }
 
     /// Opens the file with the right decoder, hands it to `body`, and always
     /// closes the decoder.
@@ -141,7 +148,7 @@ public enum PageDecoder {
         guard let format = ImageFormat.sniff(bytes) else {
             throw CodecError(.unsupported, bytes.isEmpty ? "empty file" : "not an image Mihiraki reads (\(readable))")
         }
-        guard let decoder = decoders[format] else {
+        guard let decoder = decoder(for: format) else {
             throw CodecError(.unsupported, "\(format.name) images are not supported (Mihiraki reads \(readable))")
         }
         return try decoder.open(bytes, maxPixels: maxPixels, body)

@@ -10,12 +10,12 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Write the spreads of one or more books as PNG files.",
         discussion: """
-        Each BOOK (a folder of page images or a .cbz/.zip archive) goes to \
+        Each BOOK (a folder of page images or an archive (.cbz, .cbr, .cb7, .cbt)) goes to \
         OUTDIR/<book name>/spread-001.png, … and OUTDIR/<book name>/manifest.json. \
         A book that fails is reported and the others are still written; the exit status is then 1.
         """)
 
-    @Argument(help: "Books: folders of page images or .cbz/.zip archives.")
+    @Argument(help: "Books: folders of page images or archives (.cbz, .cbr, .cb7, .cbt).")
     var books: [String]
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Folder that receives one sub-folder per book.", valueName: "OUTDIR"))

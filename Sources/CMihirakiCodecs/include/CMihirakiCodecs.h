@@ -187,6 +187,26 @@ typedef enum mh_png_filter {
 int mh_png_encode_deflate(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels,
                           int level, mh_png_filter filter, mh_buffer *out, mh_error *error);
 
+// MARK: Archives read in sequence (libarchive)
+
+typedef struct mh_archive mh_archive;
+
+typedef struct mh_archive_entry {
+    const char *name;    ///< valid until the next call on the archive
+    int64_t size;        ///< -1 when the header does not say
+    int is_file;
+    int encrypted;
+    const char *format;  ///< what libarchive recognised, such as "7-Zip" or "RAR5"
+} mh_archive_entry;
+
+/// Opens an archive file; its kind comes from its bytes.
+mh_archive *mh_archive_open(const char *path, mh_error *error);
+/// Moves to the next entry: 1, or 0 at the end, or -1 with `error` filled.
+int mh_archive_next(mh_archive *archive, mh_archive_entry *entry, mh_error *error);
+/// Reads the current entry's data: bytes read, 0 at its end, -1 on error.
+long mh_archive_read(mh_archive *archive, void *buffer, size_t size, mh_error *error);
+void mh_archive_close(mh_archive *archive);
+
 // MARK: Checksums
 
 /// CRC-32 (ISO-HDLC, as ZIP and PNG use) of `size` bytes, continuing `crc`

@@ -36,8 +36,10 @@ public struct Book: Sendable {
         "png", "jpg", "jpeg", "jpe", "jfif", "gif", "webp", "bmp", "tif", "tiff", "avif", "heic", "heif", "jxl",
     ]
 
-    /// Loads a book: a folder (sub-folders walked) or a `.cbz`/`.zip` archive
-    /// (read in place). Dot-files and `__MACOSX` are skipped; images are
+    /// Loads a book: a folder (sub-folders walked) or an archive — ZIP read in
+    /// place; RAR, 7z and tar unpacked once, on the first read, into a private
+    /// temporary folder. The archive kind comes from the bytes (a `.cbz` that
+    /// is really 7z is read as 7z). Dot-files and `__MACOSX` are skipped; images are
     /// sorted naturally and case-insensitively; `ComicInfo.xml` at the root is read.
     ///
     /// - Throws: `MihirakiError` if the book cannot be read or holds no images.
@@ -51,15 +53,16 @@ public struct Book: Sendable {
         case .directory:
             storage = FolderSource(root: trimmed)
         case .file:
-            let head = (try? FileSystem.readPrefix(trimmed, count: 4)) ?? []
-            guard head == [0x50, 0x4B, 0x03, 0x04] || head == [0x50, 0x4B, 0x05, 0x06] || hasArchiveExtension(fileName) else {
-                throw MihirakiError(.badBook, path: path, "not a folder or a .cbz/.zip archive")
+            let head = (try? FileSystem.readPrefix(trimmed, count: 512)) ?? []
+            switch ArchiveKind(head: head, name: fileName) {
+            case .zip?: storage = try ArchiveSource(path: trimmed)
+            case .sequential?: storage = try SequentialArchiveSource(path: trimmed)
+            case nil: throw MihirakiError(.badBook, path: path, "not a folder or an archive Mihiraki reads (ZIP, RAR, 7z, tar)")
             }
-            storage = try ArchiveSource(path: trimmed)
         case .missing:
             throw MihirakiError(.badBook, path: path, "no such file or folder")
         case .other:
-            throw MihirakiError(.badBook, path: path, "not a folder or a .cbz/.zip archive")
+            throw MihirakiError(.badBook, path: path, "not a folder or an archive Mihiraki reads (ZIP, RAR, 7z, tar)")
         }
 
         var images: [PageFile] = []
@@ -126,11 +129,6 @@ public struct Book: Sendable {
     /// Where an image lives, as errors name it (`book/p1.png`, `vol.cbz:p1.png`).
     /// - Parameter page: one of ``images``.
     public func displayPath(_ page: PageFile) -> String { storage.displayPath(page.source) }
-
-    static func hasArchiveExtension(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return lower.hasSuffix(".cbz") || lower.hasSuffix(".zip")
-    }
 
     static func isImageName(_ name: String) -> Bool {
         guard let dot = name.lastIndex(of: ".") else { return false }

@@ -17,3 +17,10 @@ protocol BookSource: Sendable {
 extension BookSource {
     func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] { try read(relativePath) }
 }
+
+/// An archive entry's name as a book path: `.` and empty components dropped,
+/// so `./ch1//p1.png` (tar and zip of `.`) is `ch1/p1.png`. `..` is kept: the
+/// book skips it like any dot-name, and entries are never paths on disk.
+func entryPath(_ name: String) -> String {
+    name.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }.joined(separator: "/")
+}

@@ -22,7 +22,8 @@ final class ArchiveSource: BookSource, @unchecked Sendable {
         }
         for entry in archive where entry.type == .file {
             // The first of duplicate names wins, as unzip tools do.
-            if entries[entry.path] == nil { entries[entry.path] = entry }
+            let name = entryPath(entry.path)
+            if entries[name] == nil { entries[name] = entry }
         }
     }
 

@@ -1,0 +1,98 @@
+import Foundation
+import MihirakiTestSupport
+import Testing
+@testable import Mihiraki
+
+/// `bsdtar` (libarchive-tools) writes the archives, as a user's tools would.
+func bsdtar(_ arguments: [String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/bsdtar")
+    process.arguments = arguments
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "bsdtar \(arguments.joined(separator: " "))")
+}
+
+@Suite("7z, tar and ZIP books written by bsdtar")
+struct SequentialArchiveTests {
+    /// A book as it is found in the wild: pages in a sub-folder, ComicInfo.xml
+    /// saying right to left, macOS and dot-file junk, a text file.
+    func makeSource(_ folder: TemporaryFolder) throws {
+        for page in 1...5 {
+            try folder.write("src/ch1/p\(page).png",
+                             try Fixtures.solidPNG(width: 30, height: 45, [UInt8(page * 40), 90, UInt8(250 - page * 30)]))
+        }
+        try folder.write("src/ComicInfo.xml", comicInfoXML(manga: "YesAndRightToLeft"))
+        try folder.write("src/__MACOSX/ch1/._p1.png", [0, 1, 2])
+        try folder.write("src/.DS_Store", [0])
+        try folder.write("src/notes.txt", Array("not a page".utf8))
+    }
+
+    @Test("The same pages as a folder, CBZ, CB7, CBT and a .cbz that is really 7z give byte-identical spreads")
+    func sameSpreads() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try makeSource(folder)
+        let src = folder.path + "/src"
+        try bsdtar(["--format", "7zip", "-cf", folder.path + "/book.cb7", "-C", src, "."])
+        try bsdtar(["--format", "ustar", "-cf", folder.path + "/book.cbt", "-C", src, "."])
+        try bsdtar(["--format", "zip", "-cf", folder.path + "/book.cbz", "-C", src, "."])
+        try bsdtar(["--format", "7zip", "-cf", folder.path + "/really7z.cbz", "-C", src, "."])
+        var options = LayoutOptions()
+        options.size = .exact(width: 200, height: 150)
+        let paths = ["src", "book.cb7", "book.cbt", "book.cbz", "really7z.cbz"].map { folder.path + "/" + $0 }
+        var spreads: [[String: Data]] = []
+        for (index, path) in paths.enumerated() {
+            let book = try Book.load(path)
+            #expect(book.images.map(\.source) == (1...5).map { "ch1/p\($0).png" }, "\(path)")
+            let plan = try BookPlan(book: book, options: options)
+            #expect(plan.direction == .rtl && plan.text == "[1|x]\n[3|2]\n[5|4]\n", "\(path)")
+            let out = folder.path + "/out\(index)"
+            #expect(try BookRenderer.render([plan], into: out)[0].succeeded, "\(path)")
+            let written = out + "/" + book.outputName
+            spreads.append(try FileManager.default.contentsOfDirectory(atPath: written).filter { $0.hasPrefix("spread-") }
+                .reduce(into: [:]) { $0[$1] = try Data(contentsOf: URL(fileURLWithPath: written + "/" + $1)) })
+        }
+        #expect(spreads[0].count == 3)
+        for other in spreads.dropFirst() { #expect(other == spreads[0]) }
+    }
+
+    @Test("A cut-off 7z or tar book fails with one line naming it; the book beside it is written")
+    func damaged() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try makeSource(folder)
+        try bsdtar(["--format", "7zip", "-cf", folder.path + "/whole.cb7", "-C", folder.path + "/src", "."])
+        try bsdtar(["--format", "ustar", "-cf", folder.path + "/whole.cbt", "-C", folder.path + "/src", "."])
+        for name in ["whole.cb7", "whole.cbt"] {
+            let whole = try Fixtures.bytes(URL(fileURLWithPath: folder.path + "/" + name))
+            let cut = try folder.write("cut-" + name, Array(whole.prefix(whole.count / 2)))
+            var failures: [MihirakiError] = []
+            do {
+                let plan = try BookPlan(book: try Book.load(cut), options: LayoutOptions())
+                failures = try BookRenderer.render([plan], into: folder.path + "/out").flatMap(\.errors)
+            } catch let error as MihirakiError {
+                failures = [error]
+            }
+            let failure = try #require(failures.first, "\(name) cut in half was accepted")
+            #expect(failure.description.hasPrefix(cut) && !failure.description.contains("\n"), "\(failure)")
+        }
+        let good = try BookPlan(book: try Book.load(folder.path + "/whole.cb7"), options: LayoutOptions())
+        #expect(try BookRenderer.render([good], into: folder.path + "/out")[0].succeeded)
+    }
+
+    @Test("A file that is no archive Mihiraki reads is one error naming it")
+    func unknown() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try folder.write("book.cb7", Array("this is no archive".utf8))
+        #expect { _ = try Book.load(path) } throws: {
+            ($0 as? MihirakiError)?.path == path && ($0 as? MihirakiError)?.description.contains("\n") == false
+        }
+        let other = try folder.write("book.pdf", Array("%PDF-1.4".utf8))
+        #expect { _ = try Book.load(other) } throws: {
+            ($0 as? MihirakiError)?.message == "not a folder or an archive Mihiraki reads (ZIP, RAR, 7z, tar)"
+        }
+    }
+}
