@@ -9,7 +9,8 @@ rectangles. Then Mihiraki's per-stage profile, its growth from 40 to 400 pages,
 the comparison benchmark (mihiraki compare vs ImageMagick and pixelmatch), and
 a library of 200 small books rendered in full, then again with --incremental
 (nothing changed, then one book changed). The manga book is also benchmarked
-as WebP pages. BENCH_ONLY=library (or books, webp, profile, scaling, compare;
+as WebP pages, and the 400-page book as a CB7 against the same pages as a
+folder. BENCH_ONLY=library (or books, webp, profile, scaling, compare, archive;
 comma-separated) runs only those parts.
 """
 import os
@@ -165,6 +166,33 @@ def compare_bench():
               f"{pm * 1000:.0f} ms ({pm / m:.0f}x slower) |")
 
 
+def archive_bench():
+    """The 400-page manga as a CB7 (bsdtar, deflate) against the same pages as a
+    folder: Mihiraki's time and peak RSS. (libvips, Pillow and ImageMagick do
+    not open comic archives themselves; their scripts would unpack first.)"""
+    folder = os.path.join(WORK, "corpus", "manga400")
+    if not os.path.isdir(folder):
+        scaling()
+    archive = os.path.join(WORK, "corpus", "manga400.cb7")
+    if not os.path.exists(archive):
+        subprocess.run(["bsdtar", "--format", "7zip", "--options", "7zip:compression=deflate", "-cf", archive,
+                        "-h", "-C", folder, "."], check=True)
+    rows = []
+    for label, book in (("folder", folder), ("CB7", archive)):
+        out = os.path.join(WORK, "out", "archive")
+        runs = []
+        for _ in range(RUNS):
+            shutil.rmtree(out, ignore_errors=True)
+            runs.append(measure([MIHIRAKI, "render", book, "-o", out, "--jobs", "2", "--quiet"]))
+        rows.append((label, statistics.median(r[0] for r in runs), max(r[1] for r in runs)))
+    size = os.path.getsize(archive) / 1e6
+    print(f"\n| manga400 (400 pages, 2 workers) | time (s) | peak RSS (MiB) |")
+    print("|---|---|---|")
+    for label, wall, peak in rows:
+        print(f"| {label}{f' ({size:.0f} MB)' if label == 'CB7' else ''} | {wall:.2f} | {peak:.0f} |")
+    print(f"CB7 peak RSS x{rows[1][2] / rows[0][2]:.2f} of the folder's")
+
+
 def library_bench():
     """200 four-page books, half folders, half stored CBZ: a full render, then
     --incremental with nothing changed and with one page of one book changed."""
@@ -212,7 +240,7 @@ def main():
     tools = ["mihiraki", "vips", "pillow", "magick"]
     if os.environ.get("BENCH_TOOLS"):
         tools = os.environ["BENCH_TOOLS"].split(",")
-    parts = set((os.environ.get("BENCH_ONLY") or "books,profile,scaling,compare,library").split(","))
+    parts = set((os.environ.get("BENCH_ONLY") or "books,profile,scaling,compare,archive,library").split(","))
     print(f"machine: {os.cpu_count()} CPUs, {open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}")
     if "books" in parts:
         for name in ("manga", "comic"):
@@ -228,6 +256,8 @@ def main():
         scaling()
     if "compare" in parts:
         compare_bench()
+    if "archive" in parts:
+        archive_bench()
     if "library" in parts:
         library_bench()
 
