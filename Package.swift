@@ -15,7 +15,7 @@ let package = Package(
         // Every image library call lives here; setjmp/longjmp never leave C.
         .target(
             name: "CMihirakiCodecs",
-            linkerSettings: ["png16", "jpeg", "deflate", "webp", "webpdemux", "gif", "avif", "jxl", "archive"].map {
+            linkerSettings: ["png16", "jpeg", "deflate", "webp", "webpdemux", "gif", "avif", "jxl", "archive", "lcms2"].map {
                 .linkedLibrary($0)
             }
         ),

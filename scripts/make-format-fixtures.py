@@ -9,6 +9,8 @@ read; run this again only to change them.
 For every fixture NAME.EXT it writes NAME.EXT.rgba: the reference decoder's
 pixels as 8-bit straight RGBA, rows top to bottom (Pillow for WebP, GIF and
 AVIF; djxl for JPEG XL), and sources/*.png, the pictures the encoders read.
+The icc.* pages embed wide-gamut.icc (made here); icc.*.srgb.rgba is what
+lcms2, through Pillow's ImageCms, makes of them in sRGB (relative colorimetric).
 """
 import os
 import subprocess
@@ -48,6 +50,77 @@ def reference(name, decoded):
     decoded.convert("RGBA").save  # noqa: B018 (Pillow must be able to read it)
     with open(os.path.join(OUT, name + ".rgba"), "wb") as f:
         f.write(np.asarray(decoded.convert("RGBA")).tobytes())
+
+
+def wide_gamut_profile():
+    """An ICC v2 matrix/TRC RGB profile with Adobe RGB (1998) primaries and
+    gamma 563/256, written field by field (primaries adapted to D50 with
+    Bradford, as ICC requires): a wide-gamut page profile of our own."""
+    import struct
+
+    def s15(v):
+        return struct.pack(">i", round(v * 65536))
+
+    def xyz(x, y, z):
+        return b"XYZ " + b"\0" * 4 + s15(x) + s15(y) + s15(z)
+
+    def curve(gamma):
+        return b"curv" + b"\0" * 4 + struct.pack(">I", 1) + struct.pack(">H", round(gamma * 256)) + b"\0\0"
+
+    def text(t):
+        return b"text" + b"\0" * 4 + t.encode() + b"\0"
+
+    def desc(t):
+        ascii_ = t.encode() + b"\0"
+        return (b"desc" + b"\0" * 4 + struct.pack(">I", len(ascii_)) + ascii_ + b"\0" * 8 + b"\0" * 3 + b"\0" * 67)
+
+    tags = [
+        (b"desc", desc("Mihiraki test wide-gamut RGB")), (b"cprt", text("No copyright, test data")),
+        (b"wtpt", xyz(0.9642, 1.0, 0.8249)),
+        (b"rXYZ", xyz(0.60974, 0.31111, 0.01947)), (b"gXYZ", xyz(0.20528, 0.62567, 0.06087)),
+        (b"bXYZ", xyz(0.14919, 0.06322, 0.74457)),
+        (b"rTRC", curve(2.19921875)), (b"gTRC", curve(2.19921875)), (b"bTRC", curve(2.19921875)),
+    ]
+    offset = 128 + 4 + 12 * len(tags)
+    table, data = b"", b""
+    for sig, body in tags:
+        while (offset + len(data)) % 4:
+            data += b"\0"
+        table += sig + struct.pack(">II", offset + len(data), len(body))
+        data += body
+    size = offset + len(data)
+    header = (struct.pack(">I", size) + b"lcms" + bytes([2, 0x10, 0, 0]) + b"mntr" + b"RGB " + b"XYZ "
+              + b"\0" * 12 + b"acsp" + b"\0" * 24 + b"\0" * 4 + s15(0.9642) + s15(1.0) + s15(0.8249) + b"\0" * 48)
+    assert len(header) == 128
+    return header + struct.pack(">I", len(tags)) + table + data
+
+
+def colour_fixtures(f, src):
+    """Pages whose stored values are in the wide-gamut profile, in every format
+    that embeds one, and what lcms2 (Pillow's ImageCms) makes of them in sRGB."""
+    from PIL import ImageCms
+    import io
+    icc = wide_gamut_profile()
+    open(f("wide-gamut.icc"), "wb").write(icc)
+    picture = Image.open(os.path.join(src, "rgb.png")).convert("RGB")
+    picture.save(f("icc.png"), icc_profile=icc)
+    picture.save(f("icc.jpg"), quality=95, icc_profile=icc)
+    picture.save(f("icc.webp"), lossless=True, icc_profile=icc)
+    run("avifenc", "-j", "1", "--lossless", f("icc.png"), f("icc.avif"))
+    run("cjxl", "--quiet", "-d", "0", f("icc.png"), f("icc.jxl"))
+    to_srgb = ImageCms.buildTransform(ImageCms.ImageCmsProfile(io.BytesIO(icc)), ImageCms.createProfile("sRGB"),
+                                      "RGB", "RGB", renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+    for name in ("icc.png", "icc.jpg", "icc.webp", "icc.avif", "icc.jxl"):
+        path = f(name)
+        if name.endswith(".jxl"):
+            path = os.path.join(src, "djxl-icc.png")
+            run("djxl", f(name), path)
+        with Image.open(path) as stored:
+            stored = stored.convert("RGB")
+        if name.endswith(".jxl"):
+            os.remove(path)
+        reference(name, stored)  # the stored values (--color-manage off)
+        reference(name + ".srgb", ImageCms.applyTransform(stored, to_srgb))
 
 
 def pillow_reference(name):
@@ -121,6 +194,7 @@ def main():
         with Image.open(decoded) as im:
             reference(n, im)
         os.remove(decoded)
+    colour_fixtures(f, src)
     print(f"fixtures in {os.path.normpath(OUT)}", file=sys.stderr)
 
 

@@ -49,6 +49,10 @@ mh_avif_reader *mh_avif_open(const void *data, size_t size, mh_avif_info *info, 
     info->has_alpha = decoder->alphaPresent ? 1 : 0;
     info->rotation = (image->transformFlags & AVIF_TRANSFORM_IROT) ? image->irot.angle & 3 : 0;
     info->mirror = (image->transformFlags & AVIF_TRANSFORM_IMIR) ? (int)image->imir.mode : -1;
+    if (image->icc.data && image->icc.size) {
+        info->icc = image->icc.data;
+        info->icc_size = image->icc.size;
+    }
     return reader;
 }
 

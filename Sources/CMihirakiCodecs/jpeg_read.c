@@ -95,6 +95,7 @@ struct mh_jpeg_reader {
     jump_error_manager errors;
     scan_limit_monitor monitor;
     int started;
+    JOCTET *icc;  // the APP2 ICC profile, malloc'd by libjpeg-turbo
 };
 
 mh_jpeg_reader *mh_jpeg_open(const void *data, size_t size, mh_jpeg_info *info, mh_error *error) {
@@ -125,11 +126,17 @@ mh_jpeg_reader *mh_jpeg_open(const void *data, size_t size, mh_jpeg_info *info, 
     reader->cinfo.progress = &reader->monitor.pub;
     jpeg_mem_src(&reader->cinfo, (const unsigned char *)data, (unsigned long)size);
     jpeg_save_markers(&reader->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(&reader->cinfo, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(&reader->cinfo, TRUE);
 
     struct jpeg_decompress_struct *cinfo = &reader->cinfo;
     memset(info, 0, sizeof *info);
     info->adobe_marker = cinfo->saw_Adobe_marker ? 1 : 0;
+    unsigned int icc_size = 0;
+    if (jpeg_read_icc_profile(cinfo, &reader->icc, &icc_size) && reader->icc) {
+        info->icc = reader->icc;
+        info->icc_size = icc_size;
+    }
     switch (cinfo->jpeg_color_space) {
     case JCS_GRAYSCALE:
         cinfo->out_color_space = JCS_GRAYSCALE;
@@ -190,5 +197,6 @@ void mh_jpeg_close(mh_jpeg_reader *reader) {
     if (reader == NULL) return;
     // jpeg_destroy never raises errors, so no jump region is needed here.
     jpeg_destroy_decompress(&reader->cinfo);
+    free(reader->icc);
     free(reader);
 }

@@ -10,7 +10,31 @@
 
 struct mh_jxl_reader {
     JxlDecoder *decoder;
+    uint8_t *icc;
 };
+
+/// The pixels' profile as ICC, unless it is plain sRGB (or gray with the sRGB
+/// curve), which needs no conversion.
+static void read_profile(mh_jxl_reader *reader, mh_jxl_info *info) {
+    JxlColorEncoding encoding;
+    if (JxlDecoderGetColorAsEncodedProfile(reader->decoder, NULL, JXL_COLOR_PROFILE_TARGET_DATA, &encoding) ==
+            JXL_DEC_SUCCESS &&
+        encoding.white_point == JXL_WHITE_POINT_D65 && encoding.transfer_function == JXL_TRANSFER_FUNCTION_SRGB &&
+        (encoding.color_space == JXL_COLOR_SPACE_GRAY ||
+         (encoding.color_space == JXL_COLOR_SPACE_RGB && encoding.primaries == JXL_PRIMARIES_SRGB))) {
+        return;
+    }
+    size_t size = 0;
+    if (JxlDecoderGetICCProfileSize(reader->decoder, NULL, JXL_COLOR_PROFILE_TARGET_DATA, &size) != JXL_DEC_SUCCESS ||
+        size == 0 || (reader->icc = malloc(size)) == NULL) {
+        return;
+    }
+    if (JxlDecoderGetColorAsICCProfile(reader->decoder, NULL, JXL_COLOR_PROFILE_TARGET_DATA, reader->icc, size) ==
+        JXL_DEC_SUCCESS) {
+        info->icc = reader->icc;
+        info->icc_size = size;
+    }
+}
 
 mh_jxl_reader *mh_jxl_open(const void *data, size_t size, mh_jxl_info *info, mh_error *error) {
     mh_set_error(error, MH_OK, "");
@@ -21,7 +45,8 @@ mh_jxl_reader *mh_jxl_open(const void *data, size_t size, mh_jxl_info *info, mh_
         return NULL;
     }
     JxlDecoder *decoder = reader->decoder;
-    if (JxlDecoderSubscribeEvents(decoder, JXL_DEC_BASIC_INFO | JXL_DEC_FULL_IMAGE) != JXL_DEC_SUCCESS ||
+    if (JxlDecoderSubscribeEvents(decoder, JXL_DEC_BASIC_INFO | JXL_DEC_COLOR_ENCODING | JXL_DEC_FULL_IMAGE) !=
+            JXL_DEC_SUCCESS ||
         JxlDecoderSetInput(decoder, (const uint8_t *)data, size) != JXL_DEC_SUCCESS) {
         mh_set_error(error, MH_ERR_CORRUPT, "not a readable JPEG XL image");
         mh_jxl_close(reader);
@@ -48,6 +73,15 @@ mh_jxl_reader *mh_jxl_open(const void *data, size_t size, mh_jxl_info *info, mh_
     info->height = swaps ? basic.xsize : basic.ysize;
     info->gray = basic.num_color_channels == 1;
     info->has_alpha = basic.alpha_bits > 0;
+    // The colour encoding follows the basic info.
+    JxlDecoderStatus status = JxlDecoderProcessInput(decoder);
+    if (status != JXL_DEC_COLOR_ENCODING) {
+        mh_set_error(error, MH_ERR_CORRUPT,
+                     status == JXL_DEC_NEED_MORE_INPUT ? "JPEG XL data is truncated" : "JPEG XL header is damaged");
+        mh_jxl_close(reader);
+        return NULL;
+    }
+    read_profile(reader, info);
     return reader;
 }
 
@@ -85,5 +119,6 @@ int mh_jxl_read(mh_jxl_reader *reader, void *pixels, size_t size, int channels, 
 void mh_jxl_close(mh_jxl_reader *reader) {
     if (reader == NULL) return;
     if (reader->decoder) JxlDecoderDestroy(reader->decoder);
+    free(reader->icc);
     free(reader);
 }

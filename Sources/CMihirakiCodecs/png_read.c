@@ -106,6 +106,14 @@ mh_png_reader *mh_png_open(const void *data, size_t size, mh_png_info *info, mh_
     png_read_info(reader->png, reader->info);
 
     info->interlaced = png_get_interlace_type(reader->png, reader->info) != PNG_INTERLACE_NONE;
+    png_charp icc_name = NULL;
+    int icc_compression = 0;
+    png_bytep icc = NULL;
+    png_uint_32 icc_size = 0;
+    if (png_get_iCCP(reader->png, reader->info, &icc_name, &icc_compression, &icc, &icc_size) && icc && icc_size) {
+        info->icc = icc;
+        info->icc_size = icc_size;
+    }
 
     // Samples are taken as stored: no gamma, no background, no sBIT shifts.
     png_set_expand(reader->png);      // palette -> RGB, gray < 8 bits -> 8, tRNS -> alpha

@@ -42,6 +42,18 @@ int mh_webp_probe(const void *data, size_t size, mh_webp_info *info, mh_error *e
     info->height = (uint32_t)features.height;
     info->has_alpha = features.has_alpha != 0;
     info->animated = features.has_animation != 0;
+    // An ICC profile sits in an ICCP chunk of the extended format.
+    WebPData webp = {(const uint8_t *)data, size};
+    WebPDemuxer *demux = WebPDemux(&webp);
+    if (demux != NULL) {
+        WebPChunkIterator chunk;
+        if (WebPDemuxGetChunk(demux, "ICCP", 1, &chunk)) {
+            info->icc = chunk.chunk.bytes;
+            info->icc_size = chunk.chunk.size;
+            WebPDemuxReleaseChunkIterator(&chunk);
+        }
+        WebPDemuxDelete(demux);
+    }
     return MH_OK;
 }
 

@@ -12,10 +12,12 @@ enum JPEGPageDecoder: PageFormatDecoder {
                 orientation = ExifOrientation.parse(Array(UnsafeBufferPointer(start: exif, count: info.exif_size))) ?? 1
             }
             let width = Int(info.width), height = Int(info.height), channels = Int(info.channels)
+            let profile = info.icc.map { Array(UnsafeBufferPointer(start: $0, count: info.icc_size)) }
             let header = PageHeader(format: .jpeg, storedWidth: width, storedHeight: height,
                                     orientation: orientation, isGray: channels == 1)
             guard Int(info.color_model) == Int(MH_JPEG_CMYK) else {
-                return try body(PageDecoder.OpenedPage(header: header, channels: channels, streams: true) { row in
+                return try body(PageDecoder.OpenedPage(header: header, channels: channels, streams: true,
+                                                       profile: profile) { row in
                     guard mh_jpeg_read_row(reader, row, &error) == MH_OK else { throw CodecError(error) }
                 })
             }

@@ -38,10 +38,16 @@ public enum PageDecoder {
     ///   - bytes: the whole file.
     ///   - maxPixels: refuse, before allocating pixel memory, a page whose
     ///     header claims more pixels than this.
+    ///   - colorManage: convert a page with an embedded ICC profile to sRGB;
+    ///     `false` keeps the stored values.
     /// - Throws: `CodecError`.
-    public static func decode(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels) throws -> PixelBuffer {
-        if let plain = try decodePlainPNG(bytes, maxPixels: maxPixels) { return plain }
-        return try open(bytes, maxPixels: maxPixels) { page in
+    public static func decode(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels,
+                              colorManage: Bool = true) throws -> PixelBuffer {
+        if !(colorManage && hasPNGProfile(bytes)), let plain = try decodePlainPNG(bytes, maxPixels: maxPixels) {
+            return plain
+        }
+        return try open(bytes, maxPixels: maxPixels) { opened in
+            let page = colorManage ? opened.colorManaged() : opened
             try checkPixelLimit(width: page.header.storedWidth, height: page.header.storedHeight, maxPixels: maxPixels)
             return try page.readAll().oriented(exif: page.header.orientation)
         }
@@ -55,10 +61,11 @@ public enum PageDecoder {
     /// are decoded whole first and then handed out the same way.
     ///
     /// - Throws: `CodecError` from the header, the pixel limit or any row.
-    public static func withRows<T>(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels,
+    public static func withRows<T>(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels, colorManage: Bool = true,
                                    _ body: (_ width: Int, _ height: Int, _ channels: Int,
                                             _ nextRow: (UnsafeMutablePointer<UInt8>) throws -> Void) throws -> T) throws -> T {
-        try open(bytes, maxPixels: maxPixels) { page in
+        try open(bytes, maxPixels: maxPixels) { opened in
+            let page = colorManage ? opened.colorManaged() : opened
             let header = page.header
             try checkPixelLimit(width: header.storedWidth, height: header.storedHeight, maxPixels: maxPixels)
             if page.streams && header.orientation == 1 {
@@ -73,6 +80,21 @@ public enum PageDecoder {
                 }
             }
         }
+    }
+
+    /// Whether a PNG carries an iCCP chunk (it comes before the image data),
+    /// which the libdeflate fast path does not read.
+    static func hasPNGProfile(_ bytes: [UInt8]) -> Bool {
+        guard ImageFormat.sniff(bytes) == .png else { return false }
+        var at = 8
+        while at + 8 <= bytes.count {
+            let length = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            let type = bytes[at + 4..<at + 8]
+            if type.elementsEqual("iCCP".utf8) { return true }
+            if type.elementsEqual("IDAT".utf8) { return false }
+            at += 12 + length
+        }
+        return false
     }
 
     /// The libdeflate fast path for plain PNGs; `nil` when it declines the
@@ -101,15 +123,26 @@ public enum PageDecoder {
         let streams: Bool
         /// Writes the next stored row.
         let readRow: (UnsafeMutablePointer<UInt8>) throws -> Void
+        /// The embedded ICC profile, when the file has one.
+        var profile: [UInt8]? = nil
+
+        init(header: PageHeader, channels: Int, streams: Bool, profile: [UInt8]? = nil,
+             readRow: @escaping (UnsafeMutablePointer<UInt8>) throws -> Void) {
+            self.header = header
+            self.channels = channels
+            self.streams = streams
+            self.profile = profile
+            self.readRow = readRow
+        }
         /// A page whose format is decoded whole: `decode` fills a buffer of
         /// stored rows (`stride` bytes each) on the first row asked for, which
         /// is after the caller has checked the size against its pixel limit.
-        static func whole(header: PageHeader, channels: Int,
+        static func whole(header: PageHeader, channels: Int, profile: [UInt8]? = nil,
                           decode: @escaping (UnsafeMutablePointer<UInt8>, Int) throws -> Void) -> OpenedPage {
             let stride = header.storedWidth * channels
             var image: [UInt8]?
             var line = 0
-            return OpenedPage(header: header, channels: channels, streams: false) { row in
+            return OpenedPage(header: header, channels: channels, streams: false, profile: profile) { row in
                 if image == nil {
                     image = try [UInt8](unsafeUninitializedCapacity: stride * header.storedHeight) { buffer, count in
                         try decode(buffer.baseAddress!, stride)

@@ -5,13 +5,16 @@ enum WebPPageDecoder: PageFormatDecoder {
     static func open<T>(_ bytes: [UInt8], maxPixels: Int?, _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
         var info = mh_webp_info()
         var error = mh_error()
-        guard bytes.withUnsafeBytes({ mh_webp_probe($0.baseAddress, $0.count, &info, &error) }) == MH_OK else {
-            throw CodecError(error)
+        // The profile points into the bytes: copied while they are pinned.
+        let profile = try bytes.withUnsafeBytes { raw -> [UInt8]? in
+            guard mh_webp_probe(raw.baseAddress, raw.count, &info, &error) == MH_OK else { throw CodecError(error) }
+            return info.icc.map { Array(UnsafeBufferPointer(start: $0, count: info.icc_size)) }
         }
+        info.icc = nil
         let channels = info.has_alpha != 0 || info.animated != 0 ? 4 : 3
         let header = PageHeader(format: .webp, storedWidth: Int(info.width), storedHeight: Int(info.height),
                                 orientation: 1, isGray: false)
-        return try body(.whole(header: header, channels: channels) { pixels, stride in
+        return try body(.whole(header: header, channels: channels, profile: profile) { pixels, stride in
             let status = bytes.withUnsafeBytes { mh_webp_decode($0.baseAddress, $0.count, &info, pixels, stride, &error) }
             guard status == MH_OK else { throw CodecError(error) }
         })

@@ -45,6 +45,9 @@ struct LayoutFlags: ParsableArguments {
     @Flag(help: "Write a right-to-left book in visual order, last spread first.")
     var strip = false
 
+    @Option(name: .customLong("color-manage"), help: "auto: convert pages with an embedded ICC profile to sRGB; off: take the stored values.")
+    var colorManage: ColorManageFlag = .auto
+
     @Option(name: .customLong("max-pixels"), help: ArgumentHelp("Refuse pages whose header claims more pixels than this.", valueName: "N"))
     var maxPixels: Int = LayoutOptions().maxPixels
 
@@ -78,6 +81,7 @@ struct LayoutFlags: ParsableArguments {
         options.blank = blankColor
         options.strip = strip
         options.maxPixels = maxPixels
+        options.colorManage = colorManage == .auto
         try options.validate()
         return options
     }
@@ -88,6 +92,12 @@ extension CoverMode: ExpressibleByArgument {}
 extension FitMode: ExpressibleByArgument {}
 extension HorizontalAlignment: ExpressibleByArgument {}
 extension DirectionFlag: ExpressibleByArgument {}
+extension ColorManageFlag: ExpressibleByArgument {}
+
+/// `--color-manage`.
+enum ColorManageFlag: String, CaseIterable {
+    case auto, off
+}
 
 /// `--direction`: a direction, or `auto` for the book's own.
 enum DirectionFlag: String, CaseIterable {

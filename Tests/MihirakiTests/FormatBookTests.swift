@@ -53,4 +53,24 @@ struct FormatBookTests {
             ($0 as? MihirakiError)?.description.hasSuffix("p7.bmp: BMP images are not supported (Mihiraki reads PNG, JPEG, WebP, GIF, AVIF and JPEG XL)") == true
         }
     }
+
+    @Test("--color-manage: auto converts a page with a wide-gamut profile, off keeps its stored values, and runs differ")
+    func colorManage() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("book/p1.png", try Fixtures.bytes(Self.formats.appendingPathComponent("icc.png")))
+        var options = LayoutOptions()
+        options.size = .exact(width: 300, height: 200)
+        let managed = try BookPlan(book: try Book.load(folder.path + "/book"), options: options).renderSpread(at: 0)
+        options.colorManage = false
+        let stored = try BookPlan(book: try Book.load(folder.path + "/book"), options: options).renderSpread(at: 0)
+        #expect(managed.width == stored.width && managed.pixels != stored.pixels)
+        // A page in sRGB already is the same either way.
+        let plain = folder.path + "/plain"
+        try folder.write("plain/p1.png", try Fixtures.bytes(Self.formats.appendingPathComponent("lossless.webp")))
+        let off = try BookPlan(book: try Book.load(plain), options: options).renderSpread(at: 0)
+        options.colorManage = true
+        let auto = try BookPlan(book: try Book.load(plain), options: options).renderSpread(at: 0)
+        #expect(off == auto)
+    }
 }

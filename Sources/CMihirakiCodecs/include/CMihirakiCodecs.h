@@ -51,6 +51,8 @@ typedef struct mh_png_info {
     uint32_t height;
     int channels;      ///< 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA
     int interlaced;
+    const uint8_t *icc;  ///< the iCCP profile, or NULL; valid until mh_png_close
+    size_t icc_size;
 } mh_png_info;
 
 /// Reads the header. `data` must stay valid until `mh_png_close`.
@@ -89,6 +91,8 @@ typedef struct mh_jpeg_info {
     int adobe_marker;        ///< non-zero when an Adobe APP14 marker was seen (inverted CMYK)
     const uint8_t *exif;     ///< payload of the first APP1 "Exif\0\0" segment, or NULL
     size_t exif_size;
+    const uint8_t *icc;      ///< the APP2 ICC profile, or NULL; valid until mh_jpeg_close
+    size_t icc_size;
 } mh_jpeg_info;
 
 /// Reads the header, and the markers before the first scan. `data` must stay
@@ -112,6 +116,8 @@ typedef struct mh_webp_info {
     uint32_t height;
     int has_alpha;   ///< decoded as RGBA when set, RGB otherwise
     int animated;    ///< decoded as RGBA: the first frame on the canvas
+    const uint8_t *icc;  ///< the ICCP chunk, or NULL; points into `data`
+    size_t icc_size;
 } mh_webp_info;
 
 /// Reads a WebP header (simple or extended, animated or not).
@@ -143,6 +149,8 @@ typedef struct mh_avif_info {
     int has_alpha;
     int rotation;      ///< irot: quarter turns anticlockwise, 0–3
     int mirror;        ///< imir: -1 none, 0 top and bottom exchanged, 1 left and right
+    const uint8_t *icc;  ///< the colr ICC profile, or NULL; valid until mh_avif_close
+    size_t icc_size;
 } mh_avif_info;
 
 /// Parses the AVIF container (no pixels decoded). `data` must stay valid
@@ -159,6 +167,8 @@ typedef struct mh_jxl_info {
     uint32_t height;
     int gray;
     int has_alpha;
+    const uint8_t *icc;  ///< the pixels' profile when it is not sRGB, or NULL; valid until mh_jxl_close
+    size_t icc_size;
 } mh_jxl_info;
 
 /// Reads the JPEG XL basic info. `data` must stay valid until `mh_jxl_close`.
@@ -206,6 +216,20 @@ int mh_archive_next(mh_archive *archive, mh_archive_entry *entry, mh_error *erro
 /// Reads the current entry's data: bytes read, 0 at its end, -1 on error.
 long mh_archive_read(mh_archive *archive, void *buffer, size_t size, mh_error *error);
 void mh_archive_close(mh_archive *archive);
+
+// MARK: Colour (lcms2)
+
+typedef struct mh_color_transform mh_color_transform;
+
+/// A transform from an embedded ICC profile to sRGB (RGB profiles, 3 or 4
+/// channels; alpha copied) or to gray with the sRGB curve (gray profiles, 1 or
+/// 2 channels), relative colorimetric, usable from several threads at once.
+/// Returns NULL with MH_OK in `error` when no transform is needed (a profile
+/// that describes itself as sRGB), with MH_ERR_UNSUPPORTED when the profile
+/// does not fit the pixels, MH_ERR_CORRUPT when it cannot be read.
+mh_color_transform *mh_color_transform_new(const void *icc, size_t size, int channels, mh_error *error);
+/// Converts `count` pixels in place.
+void mh_color_transform_apply(mh_color_transform *transform, void *pixels, size_t count);
 
 // MARK: Checksums
 

@@ -36,6 +36,9 @@ public struct LayoutOptions: Sendable {
     public var blank: Color = .white
     /// Number a right-to-left book's files in visual order, last spread first.
     public var strip = false
+    /// Convert pages with an embedded ICC profile to sRGB (`--color-manage
+    /// auto`, the default); `false` takes the stored values (`off`).
+    public var colorManage = true
     /// A page whose header claims more pixels than this is refused before it
     /// is decoded, and so is a canvas larger than this.
     public var maxPixels = PageDecoder.defaultMaxPixels

@@ -54,7 +54,7 @@ extension BookPlan {
         let start = timer.now()
         var decoding: UInt64 = 0
         try MihirakiError.wrapping(path: book.displayPath(file)) {
-            try PageDecoder.withRows(bytes, maxPixels: options.maxPixels) { width, height, pageChannels, nextRow in
+            try PageDecoder.withRows(bytes, maxPixels: options.maxPixels, colorManage: options.colorManage) { width, height, pageChannels, nextRow in
                 let inside = rect.x >= 0 && rect.y >= 0 && rect.width > 0 && rect.height > 0
                     && rect.x + rect.width <= canvas.width && rect.y + rect.height <= canvas.height
                 var decoded = [UInt8](repeating: 0, count: width * pageChannels + LanczosResampler.rowSlack)

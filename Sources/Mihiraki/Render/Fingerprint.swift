@@ -38,7 +38,7 @@ enum Fingerprint {
             "solo=\(options.soloPages.sorted())", "blank-before=\(options.blankBefore.sorted())",
             "gap=\(options.gap)", "fit=\(options.fit.rawValue)", "align=\(options.align.rawValue)",
             "background=\(options.background)", "blank=\(options.blank)", "strip=\(options.strip)",
-            "max-pixels=\(options.maxPixels)",
+            "max-pixels=\(options.maxPixels)", "color-manage=\(options.colorManage)",
         ].joined(separator: " ")
     }
 }

@@ -1,0 +1,49 @@
+import CMihirakiCodecs
+import Foundation
+
+/// Conversions of embedded ICC profiles to sRGB (lcms2, relative
+/// colorimetric), made once per profile and channel layout and shared by
+/// every page and worker: a library of scans from one publisher carries the
+/// same profile on every page.
+enum ColorProfiles {
+    private struct Key: Hashable {
+        var crc: UInt32
+        var size: Int
+        var channels: Int
+    }
+
+    /// A transform pointer, safe to share: made without lcms2's pixel cache.
+    private final class Transform: @unchecked Sendable {
+        let pointer: OpaquePointer?
+        init(_ pointer: OpaquePointer?) { self.pointer = pointer }
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var cache: [Key: Transform] = [:]
+
+    /// The conversion of `profile` for pixels of `channels` samples, or `nil`
+    /// when none is needed or possible (an sRGB profile, a profile that does
+    /// not fit the pixels or cannot be read: the stored values are then used).
+    static func transform(for profile: [UInt8], channels: Int) -> OpaquePointer? {
+        let key = Key(crc: crc32(profile), size: profile.count, channels: channels)
+        lock.lock(); defer { lock.unlock() }
+        if let known = cache[key] { return known.pointer }
+        var error = mh_error()
+        let made = profile.withUnsafeBytes { mh_color_transform_new($0.baseAddress, $0.count, Int32(channels), &error) }
+        cache[key] = Transform(made)
+        return made
+    }
+}
+
+extension PageDecoder.OpenedPage {
+    /// The page with its rows converted from its embedded profile to sRGB, or
+    /// itself when it has no profile that needs converting.
+    func colorManaged() -> PageDecoder.OpenedPage {
+        guard let profile, let transform = ColorProfiles.transform(for: profile, channels: channels) else { return self }
+        let width = header.storedWidth, read = readRow
+        return PageDecoder.OpenedPage(header: header, channels: channels, streams: streams) { row in
+            try read(row)
+            mh_color_transform_apply(transform, row, width)
+        }
+    }
+}
