@@ -1,4 +1,5 @@
 import Foundation
+import MihirakiCodecs
 import MihirakiTestSupport
 import Testing
 @testable import Mihiraki
@@ -93,6 +94,51 @@ struct SequentialArchiveTests {
         let other = try folder.write("book.pdf", Array("%PDF-1.4".utf8))
         #expect { _ = try Book.load(other) } throws: {
             ($0 as? MihirakiError)?.message == "not a folder or an archive Mihiraki reads (ZIP, RAR, 7z, tar)"
+        }
+    }
+
+    @Test("ZIP entries in bzip2 or LZMA (written by Python's zipfile) are read through libarchive, same spreads")
+    func zipMethods() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try makeSource(folder)
+        let script = """
+            import os, sys, zipfile
+            src, out = sys.argv[1], sys.argv[2]
+            for name, method in (("bzip2.cbz", zipfile.ZIP_BZIP2), ("lzma.cbz", zipfile.ZIP_LZMA)):
+                with zipfile.ZipFile(os.path.join(out, name), "w", method) as z:
+                    for root, _, files in os.walk(src):
+                        for f in sorted(files):
+                            path = os.path.join(root, f)
+                            z.write(path, os.path.relpath(path, src))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, folder.path + "/src", folder.path]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        var options = LayoutOptions()
+        options.size = .exact(width: 200, height: 150)
+        let spreads = try ["src", "bzip2.cbz", "lzma.cbz"].map { name -> Data in
+            let plan = try BookPlan(book: try Book.load(folder.path + "/" + name), options: options)
+            #expect(plan.text == "[1|x]\n[3|2]\n[5|4]\n", "\(name)")
+            return try Data(PNGEncoder.encode(try plan.renderSpread(at: 1)))
+        }
+        #expect(spreads[1] == spreads[0] && spreads[2] == spreads[0])
+    }
+
+    @Test("An encrypted ZIP (bsdtar, ZipCrypto) fails its book with one line saying it is encrypted")
+    func encrypted() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try makeSource(folder)
+        let path = folder.path + "/secret.cbz"
+        try bsdtar(["--format", "zip", "--options", "zip:encryption=zipcrypt", "--passphrase", "secret",
+                    "-cf", path, "-C", folder.path + "/src", "."])
+        #expect { _ = try Book.load(path) } throws: { error in
+            let error = error as? MihirakiError
+            return error?.path == path && error?.message.contains("encrypted") == true && error?.code == .badBook
         }
     }
 }

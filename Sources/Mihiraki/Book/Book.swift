@@ -55,7 +55,13 @@ public struct Book: Sendable {
         case .file:
             let head = (try? FileSystem.readPrefix(trimmed, count: 512)) ?? []
             switch ArchiveKind(head: head, name: fileName) {
-            case .zip?: storage = try ArchiveSource(path: trimmed)
+            case .zip?:
+                let directory = ZIPDirectory(path: trimmed)
+                if directory.hasEncryptedEntries {
+                    throw MihirakiError(.badBook, path: path, "an encrypted ZIP archive: Mihiraki cannot read encrypted entries")
+                }
+                storage = directory.needsLibarchive ? try SequentialArchiveSource(path: trimmed)
+                                                    : try ArchiveSource(path: trimmed)
             case .sequential?: storage = try SequentialArchiveSource(path: trimmed)
             case nil: throw MihirakiError(.badBook, path: path, "not a folder or an archive Mihiraki reads (ZIP, RAR, 7z, tar)")
             }

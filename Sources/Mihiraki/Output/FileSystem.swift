@@ -24,7 +24,7 @@ enum FileSystem {
 
     /// Reads from `fd` until end of file or `limit` bytes, straight into the
     /// array (no staging buffer), growing it if the file is longer than hinted.
-    private static func drain(_ fd: Int32, path: String, sizeHint: Int, limit: Int) throws -> [UInt8] {
+    fileprivate static func drain(_ fd: Int32, path: String, sizeHint: Int, limit: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: max(min(sizeHint, limit), 0) + (limit > sizeHint ? 1 : 0))
         var filled = 0
         while filled < limit {
@@ -180,6 +180,23 @@ extension FileSystem {
 }
 
 extension FileSystem {
+    /// `count` bytes from `offset` (fewer at the end of the file).
+    static func readRange(_ path: String, offset: Int, count: Int) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw MihirakiError(.io, path: path, "cannot open: \(errnoText())") }
+        defer { close(fd) }
+        guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw MihirakiError(.io, path: path, "cannot seek: \(errnoText())") }
+        return try drain(fd, path: path, sizeHint: count, limit: count)
+    }
+
+    /// The last `count` bytes (all of them in a shorter file).
+    static func readTail(_ path: String, count: Int) throws -> [UInt8] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw MihirakiError(.io, path: path, "cannot stat: \(errnoText())") }
+        let size = Int(info.st_size)
+        return try readRange(path, offset: max(0, size - count), count: min(count, size))
+    }
+
     /// A new private folder under `$TMPDIR` (or `/tmp`).
     static func makeTemporaryFolder() throws -> String {
         let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
