@@ -141,4 +141,21 @@ struct SequentialArchiveTests {
             return error?.path == path && error?.message.contains("encrypted") == true && error?.code == .badBook
         }
     }
+
+    @Test("A CB7's fingerprint comes from the archive's bytes: no unpacking, and any change shows")
+    func fingerprintWithoutUnpacking() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try makeSource(folder)
+        let path = folder.path + "/book.cb7"
+        try bsdtar(["--format", "7zip", "-cf", path, "-C", folder.path + "/src", "."])
+        let book = try Book.load(path)
+        let before = try Fingerprint.of(book, options: LayoutOptions(), run: RunOptions())
+        #expect((book.storage as? SequentialArchiveSource)?.isUnpacked == false)
+        try folder.write("src/ch1/p3.png", try Fixtures.solidPNG(width: 30, height: 45, [1, 2, 3]))
+        try FileManager.default.removeItem(atPath: path)
+        try bsdtar(["--format", "7zip", "-cf", path, "-C", folder.path + "/src", "."])
+        let after = try Fingerprint.of(try Book.load(path), options: LayoutOptions(), run: RunOptions())
+        #expect(before != after && before.count == 16)
+    }
 }

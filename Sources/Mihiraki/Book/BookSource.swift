@@ -9,6 +9,10 @@ protocol BookSource: Sendable {
     func displayPath(_ relativePath: String) -> String
     /// The size and CRC-32 of a file's content, for the book's fingerprint.
     func checksum(_ relativePath: String) throws -> (size: Int, crc: UInt32)
+    /// The size and CRC-32 of the whole book as one file, when that is the
+    /// cheaper fingerprint (an archive that would have to be unpacked to
+    /// checksum its entries); `nil` to checksum file by file.
+    func wholeChecksum() throws -> (size: Int, crc: UInt32)?
     /// At least the first `count` bytes of a file (all of it when shorter);
     /// enough for a header in nearly every image.
     func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8]
@@ -16,6 +20,7 @@ protocol BookSource: Sendable {
 
 extension BookSource {
     func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] { try read(relativePath) }
+    func wholeChecksum() throws -> (size: Int, crc: UInt32)? { nil }
 }
 
 /// An archive entry's name as a book path: `.` and empty components dropped,

@@ -18,6 +18,8 @@ final class SequentialArchiveSource: BookSource, @unchecked Sendable {
     private let lock = NSLock()
     private var folder: String?
     private var failure: MihirakiError?
+    /// `ComicInfo.xml`, read during the listing so loading a book never unpacks it.
+    private var comicInfo: (name: String, bytes: [UInt8])?
 
     /// Lists the entries (headers only) and refuses encrypted ones.
     /// - Throws: ``MihirakiError`` naming the archive and what is wrong.
@@ -35,6 +37,9 @@ final class SequentialArchiveSource: BookSource, @unchecked Sendable {
                 guard entry.isFile, index[name] == nil else { continue }
                 index[name] = order.count
                 order.append(name)
+                if name.lowercased() == "comicinfo.xml" && comicInfo == nil {
+                    comicInfo = (name, try readEntry(reader, name: name, limit: 1 << 20))
+                }
             }
         }
     }
@@ -46,7 +51,8 @@ final class SequentialArchiveSource: BookSource, @unchecked Sendable {
     func listFiles() throws -> [String] { order }
 
     func read(_ relativePath: String) throws -> [UInt8] {
-        try FileSystem.read(try unpackedPath(relativePath))
+        if let comicInfo, comicInfo.name == relativePath { return comicInfo.bytes }
+        return try FileSystem.read(try unpackedPath(relativePath))
     }
 
     func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] {
@@ -59,6 +65,18 @@ final class SequentialArchiveSource: BookSource, @unchecked Sendable {
     }
 
     func displayPath(_ relativePath: String) -> String { path + ":" + relativePath }
+
+    /// The archive file's own CRC: its bytes decide every entry, and reading
+    /// them costs no decompression, so an up-to-date book is never unpacked.
+    func wholeChecksum() throws -> (size: Int, crc: UInt32)? {
+        try FileSystem.checksum(path)
+    }
+
+    /// Whether the entries have been unpacked (tests check that fingerprints do not).
+    var isUnpacked: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return folder != nil
+    }
 
     private func unpackedPath(_ relativePath: String) throws -> String {
         guard let number = index[relativePath] else {
@@ -80,16 +98,8 @@ final class SequentialArchiveSource: BookSource, @unchecked Sendable {
                 var done = Set<Int>()
                 while let entry = try reader.next() {
                     guard entry.isFile, let number = index[entryPath(entry.name)], done.insert(number).inserted else { continue }
-                    var bytes: [UInt8] = []
-                    if entry.size > 0 { bytes.reserveCapacity(Int(min(entry.size, Int64(ArchiveSource.maxEntryBytes)))) }
-                    try wrap(displayPath(entry.name)) {
-                        while case let n = try chunk.withUnsafeMutableBytes({ try reader.read(into: $0) }), n > 0 {
-                            guard UInt64(bytes.count + n) <= ArchiveSource.maxEntryBytes else {
-                                throw MihirakiError(.badPage, path: displayPath(entry.name), "entry inflates past 1 GiB")
-                            }
-                            bytes += chunk[0..<n]
-                        }
-                    }
+                    let bytes = try readEntry(reader, name: entry.name, limit: Int(ArchiveSource.maxEntryBytes),
+                                              chunk: &chunk)
                     try FileSystem.writeAtomically(bytes, to: folder + "/" + String(number))
                 }
             }
@@ -100,6 +110,25 @@ final class SequentialArchiveSource: BookSource, @unchecked Sendable {
         }
         self.folder = folder
         return folder
+    }
+
+    /// The current entry's data, refused past `limit` bytes.
+    private func readEntry(_ reader: ArchiveReader, name: String, limit: Int) throws -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        return try readEntry(reader, name: name, limit: limit, chunk: &chunk)
+    }
+
+    private func readEntry(_ reader: ArchiveReader, name: String, limit: Int, chunk: inout [UInt8]) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try wrap(displayPath(name)) {
+            while case let n = try chunk.withUnsafeMutableBytes({ try reader.read(into: $0) }), n > 0 {
+                guard bytes.count + n <= limit else {
+                    throw MihirakiError(.badPage, path: displayPath(name), "entry is larger than \(limit >> 20) MiB")
+                }
+                bytes += chunk[0..<n]
+            }
+        }
+        return bytes
     }
 
     /// Runs `body`, turning libarchive's errors into a bad-book error about `path`.

@@ -1,3 +1,5 @@
+import MihirakiCodecs
+
 #if canImport(Glibc)
 import Glibc
 private let systemRead = Glibc.read
@@ -195,6 +197,16 @@ extension FileSystem {
         guard stat(path, &info) == 0 else { throw MihirakiError(.io, path: path, "cannot stat: \(errnoText())") }
         let size = Int(info.st_size)
         return try readRange(path, offset: max(0, size - count), count: min(count, size))
+    }
+
+    /// The size and CRC-32 of a whole file, read in 4 MiB pieces.
+    static func checksum(_ path: String) throws -> (size: Int, crc: UInt32) {
+        var crc: UInt32 = 0, size = 0
+        while case let piece = try readRange(path, offset: size, count: 4 << 20), !piece.isEmpty {
+            crc = crc32(piece, continuing: crc)
+            size += piece.count
+        }
+        return (size, crc)
     }
 
     /// A new private folder under `$TMPDIR` (or `/tmp`).

@@ -17,6 +17,10 @@ enum Fingerprint {
         var hash = FNV1a()
         hash.add("mihiraki \(MihirakiRelease.version)\n")
         hash.add(describe(options) + " compression=\(run.compression.rawValue) contact-sheet=\(run.contactSheet)\n")
+        if let (size, crc) = try book.storage.wholeChecksum() {
+            hash.add("book\t\(size)\t\(crc)\n")
+            return hash.hex
+        }
         for image in book.images {
             let (size, crc) = try book.storage.checksum(image.source)
             hash.add("\(image.source)\t\(size)\t\(crc)\n")
@@ -25,8 +29,7 @@ enum Fingerprint {
             let (size, crc) = try book.storage.checksum(comicInfo)
             hash.add("ComicInfo.xml\t\(size)\t\(crc)\n")
         }
-        let hex = String(hash.value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return hash.hex
     }
 
     /// Every option that can change a byte of the output, in a fixed order.
@@ -47,6 +50,12 @@ enum Fingerprint {
 /// same on every machine (Swift's `Hasher` is seeded per process).
 struct FNV1a {
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// The value as 16 hexadecimal digits.
+    var hex: String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
 
     mutating func add(_ text: String) {
         for byte in text.utf8 {
