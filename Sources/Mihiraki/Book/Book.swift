@@ -44,12 +44,11 @@ public struct Book: Sendable {
     ///
     /// - Throws: `MihirakiError` if the book cannot be read or holds no images.
     public static func load(_ path: String) throws -> Book {
-        var trimmed = path
-        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
-        let fileName = trimmed.split(separator: "/").last.map(String.init) ?? trimmed
+        let (trimmed, fileName) = Self.trimmed(path)
         let storage: any BookSource
-        let outputName = Self.outputName(forPath: trimmed)
-        switch FileSystem.kind(trimmed) {
+        let kind = FileSystem.kind(trimmed)
+        let outputName = Self.outputName(fileName: fileName, isFolder: kind == .directory)
+        switch kind {
         case .directory:
             storage = FolderSource(root: trimmed)
         case .file:
@@ -106,12 +105,21 @@ public struct Book: Sendable {
     /// name without its extension.
     /// - Parameter path: a book's path as given.
     public static func outputName(forPath path: String) -> String {
+        let (trimmed, fileName) = Self.trimmed(path)
+        return outputName(fileName: fileName, isFolder: path.hasSuffix("/") || FileSystem.kind(trimmed) == .directory)
+    }
+
+    /// A folder keeps its name; a file loses its extension.
+    private static func outputName(fileName: String, isFolder: Bool) -> String {
+        guard !isFolder, let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return fileName }
+        return String(fileName[..<dot])
+    }
+
+    /// The path without trailing slashes, and its last component.
+    private static func trimmed(_ path: String) -> (path: String, fileName: String) {
         var trimmed = path
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
-        let fileName = trimmed.split(separator: "/").last.map(String.init) ?? trimmed
-        guard !path.hasSuffix("/"), FileSystem.kind(trimmed) != .directory, let dot = fileName.lastIndex(of: "."),
-              dot != fileName.startIndex else { return fileName }
-        return String(fileName[..<dot])
+        return (trimmed, trimmed.split(separator: "/").last.map(String.init) ?? trimmed)
     }
 
     /// The bytes of one image.
