@@ -21,6 +21,11 @@ package enum PixelMatch {
         }
     }
 
+    /// How many pixels an ignore mask (one byte per pixel, non-zero ignored) leaves out.
+    package static func ignoredPixels(_ ignore: [UInt8]?) -> Int {
+        ignore?.reduce(0) { $0 + ($1 != 0 ? 1 : 0) } ?? 0
+    }
+
     package struct Result: Sendable, Equatable {
         /// Pixels that differ beyond the threshold and are not anti-aliasing.
         package var differing: Int
@@ -48,7 +53,7 @@ package enum PixelMatch {
         let width = expected.width, height = expected.height
         let maxDelta = 35215 * options.threshold * options.threshold
         var differing = 0, antialiased = 0
-        let ignoredCount = ignore.map { mask in mask.reduce(0) { $0 + ($1 != 0 ? 1 : 0) } } ?? 0
+        let ignoredCount = ignoredPixels(ignore)
         var picture: [UInt8] = !makeDiff ? [] : [UInt8](repeating: 0, count: width * height * 4)
         expected.pixels.withUnsafeBytes { rawA in
             actual.pixels.withUnsafeBytes { rawB in

@@ -23,7 +23,7 @@ extension ImageComparator {
                 let header = try header(bytes[0], path: expected)
                 var result = FileComparison(name: name, status: .ok, totalPixels: header.width * header.height)
                 let ignore = try ignoreMask(width: header.width, height: header.height, options: options)
-                result.totalPixels -= ignore?.reduce(0) { $0 + ($1 != 0 ? 1 : 0) } ?? 0
+                result.totalPixels -= PixelMatch.ignoredPixels(ignore)
                 result.pictures = try options.reportFolder.map {
                     try ReportAssets(folder: $0, key: key).add(expectedFile: expected, actualFile: nil, actual: nil,
                                                                identical: true)

@@ -60,7 +60,7 @@ public enum ImageComparator {
             let makeDiff = diffPath != nil || report != nil
             // Same layout and same samples: nothing to measure, no diff to draw.
             if expected.channels == actual.channels && expected.pixels == actual.pixels {
-                result.totalPixels -= ignore?.reduce(0) { $0 + ($1 != 0 ? 1 : 0) } ?? 0
+                result.totalPixels -= PixelMatch.ignoredPixels(ignore)
                 result.pictures = try report?.add(expectedFile: sources.expectedFile, actualFile: nil,
                                                   actual: sources.expectedFile == nil ? actual : nil, identical: true)
                 return result
