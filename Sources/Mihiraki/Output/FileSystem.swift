@@ -199,14 +199,23 @@ extension FileSystem {
         return try readRange(path, offset: max(0, size - count), count: min(count, size))
     }
 
-    /// The size and CRC-32 of a whole file, read in 4 MiB pieces.
+    /// The size and CRC-32 of a whole file, read through one 4 MiB buffer.
     static func checksum(_ path: String) throws -> (size: Int, crc: UInt32) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw MihirakiError(.io, path: path, "cannot open: \(errnoText())") }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 4 << 20)
         var crc: UInt32 = 0, size = 0
-        while case let piece = try readRange(path, offset: size, count: 4 << 20), !piece.isEmpty {
-            crc = crc32(piece, continuing: crc)
-            size += piece.count
+        while true {
+            let n = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw MihirakiError(.io, path: path, "read failed: \(errnoText())")
+            }
+            if n == 0 { return (size, crc) }
+            crc = buffer.withUnsafeBytes { crc32(UnsafeRawBufferPointer(rebasing: $0[..<n]), continuing: crc) }
+            size += n
         }
-        return (size, crc)
     }
 
     /// A new private folder under `$TMPDIR` (or `/tmp`).
