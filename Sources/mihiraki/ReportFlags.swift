@@ -33,7 +33,13 @@ struct ReportFlags: ParsableArguments {
         if let report {
             if FileManager.default.fileExists(atPath: report + "/index.html") {
                 // Pictures of an earlier report would linger beside the new page.
-                for folder in ["expected", "actual", "diff"] { try? FileManager.default.removeItem(atPath: report + "/" + folder) }
+                for folder in ["expected", "actual", "diff"] where FileManager.default.fileExists(atPath: report + "/" + folder) {
+                    do {
+                        try FileManager.default.removeItem(atPath: report + "/" + folder)
+                    } catch {
+                        throw ValidationError("--report: cannot clear \(report)/\(folder): \(error.localizedDescription)")
+                    }
+                }
             }
             options.reportFolder = report
         }
