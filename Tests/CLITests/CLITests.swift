@@ -132,7 +132,7 @@ struct LibraryCLITests {
         let lib = folder.path + "/lib/"
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
         let binary = try mihirakiPath()
-        let text = try run("/usr/bin/script",
+        let text = try runTool("/usr/bin/script",
                            ["-qec", "\(binary) render \(lib)comic -o \(folder.path)/tty --size x100", "/dev/null"]).stdout
         #expect(text.contains("spreads 2/2") && text.contains("spreads/s"))
         let piped = try mihiraki(["render", lib + "comic", "-o", folder.path + "/pipe", "--quiet"])
@@ -217,10 +217,8 @@ struct SafeOutputCLITests {
         defer { folder.remove() }
         let out = folder.path + "/out"
         for delay in [0.15, 0.4, 0.8] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try mihirakiPath())
-            process.arguments = ["render", Fixtures.sampleBook.path, "-o", out, "--jobs", "2", "--quiet", "--size", "3000x2000"]
-            try process.run()
+            let process = try startMihiraki(["render", Fixtures.sampleBook.path, "-o", out, "--jobs", "2", "--quiet",
+                                             "--size", "3000x2000"])
             Thread.sleep(forTimeInterval: delay)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -242,7 +240,7 @@ struct SafeOutputCLITests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let out = folder.path + "/out"
-        let limited = try run("/bin/sh", ["-c", "ulimit -f 200; exec \"$0\" render \"$1\" -o \"$2\" --quiet",
+        let limited = try runTool("/bin/sh", ["-c", "ulimit -f 200; exec \"$0\" render \"$1\" -o \"$2\" --quiet",
                                           try mihirakiPath(), Fixtures.sampleBook.path, out])
         let text = limited.stderr
         #expect(limited.status == 1)

@@ -6,7 +6,7 @@ import Testing
 
 /// Debian's chromium, headless: the report is checked in a real browser.
 func chromium(_ arguments: [String], profile: String) throws -> Run {
-    try run("/usr/bin/chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+    try runTool("/usr/bin/chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                                   "--user-data-dir=" + profile, "--virtual-time-budget=3000"] + arguments)
 }
 
@@ -82,7 +82,7 @@ struct ReportCLITests {
         let junit = folder.path + "/junit.xml"
         let run = try mihiraki(["compare", folder.path + "/expected", folder.path + "/actual", "--junit", junit])
         #expect(run.status == 1)
-        let parsed = try runProgram("/usr/bin/env", ["python3", "-c", """
+        let parsed = try runTool("/usr/bin/env", ["python3", "-c", """
             import sys, xml.etree.ElementTree as ET
             suite = ET.parse(sys.argv[1]).getroot().find('testsuite')
             cases = suite.findall('testcase')

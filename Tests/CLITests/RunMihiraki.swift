@@ -1,11 +1,5 @@
 import Foundation
-
-/// Runs the built `mihiraki` executable, as a user would.
-struct Run {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
+import MihirakiTestSupport
 
 /// The built executable: the test bundle sits in the build products folder, beside it.
 func mihirakiPath() throws -> String {
@@ -17,27 +11,18 @@ func mihirakiPath() throws -> String {
     return products.appendingPathComponent("mihiraki").path
 }
 
+/// Runs the built `mihiraki` executable, as a user would.
 func mihiraki(_ arguments: [String]) throws -> Run {
-    try run(try mihirakiPath(), arguments)
+    try runTool(try mihirakiPath(), arguments)
 }
 
-/// Runs a program to completion, capturing its output and status.
-func run(_ executable: String, _ arguments: [String]) throws -> Run {
+/// Starts the built `mihiraki` without waiting for it.
+func startMihiraki(_ arguments: [String]) throws -> Process {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
+    process.executableURL = URL(fileURLWithPath: try mihirakiPath())
     process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
     try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-               stderr: String(decoding: stderr, as: UTF8.self))
-}
-
-/// `run`, under a name that a test's own `run` variable cannot shadow.
-func runProgram(_ executable: String, _ arguments: [String]) throws -> Run {
-    try run(executable, arguments)
+    return process
 }

@@ -23,17 +23,6 @@ func modificationTimes(_ root: String) throws -> [String: Date] {
     }
 }
 
-/// Starts the built `mihiraki` without waiting for it.
-func startMihiraki(_ arguments: [String]) throws -> Process {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try mihirakiPath())
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    return process
-}
-
 /// A gray PNG whose pixels are stored, not compressed: any two of one size
 /// have the same number of bytes.
 func storedPNG(width: Int, height: Int, gray: UInt8) -> [UInt8] {
@@ -214,7 +203,7 @@ struct ShardCLITests {
         defer { folder.remove() }
         try makeLibrary(folder)
         let bin = URL(fileURLWithPath: try mihirakiPath()).deletingLastPathComponent().path
-        let run = try runProgram("/bin/bash", ["-c", "cd '\(folder.path)' && PATH='\(bin)':\"$PATH\" " + recipe])
+        let run = try runTool("/bin/bash", ["-c", "cd '\(folder.path)' && PATH='\(bin)':\"$PATH\" " + recipe])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try mihiraki(["render"] + (try books(folder)) + ["-o", folder.path + "/single", "--quiet"]).status == 0)
         #expect(try tree(folder.path + "/previews") == tree(folder.path + "/single"))

@@ -67,19 +67,10 @@ func pixelmatchReference(_ a: PixelBuffer, _ b: PixelBuffer, threshold: Double, 
     a = open(sys.argv[1], 'rb').read(); b = open(sys.argv[2], 'rb').read()
     print(pixelmatch(a, b, int(sys.argv[3]), int(sys.argv[4]), threshold=float(sys.argv[5]), includeAA=sys.argv[6] == '1'))
     """
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script, pathA, pathB, String(a.width), String(a.height), String(threshold),
-                         includeAA ? "1" : "0"]
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let problem = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    guard process.terminationStatus == 0, let count = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-        throw MihirakiError(.io, "pixelmatch reference failed (pip install pixelmatch): \(problem)")
+    let run = try runTool("/usr/bin/env", ["python3", "-c", script, pathA, pathB, String(a.width), String(a.height),
+                                            String(threshold), includeAA ? "1" : "0"])
+    guard run.status == 0, let count = Int(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        throw MihirakiError(.io, "pixelmatch reference failed (pip install pixelmatch): \(run.stderr)")
     }
     return count
 }

@@ -6,13 +6,8 @@ import Testing
 
 /// `bsdtar` (libarchive-tools) writes the archives, as a user's tools would.
 func bsdtar(_ arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/bsdtar")
-    process.arguments = arguments
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "bsdtar \(arguments.joined(separator: " "))")
+    let run = try runTool("/usr/bin/bsdtar", arguments)
+    try #require(run.status == 0, "bsdtar \(arguments.joined(separator: " ")): \(run.stderr)")
 }
 
 @Suite("7z, tar and ZIP books written by bsdtar")
@@ -112,12 +107,8 @@ struct SequentialArchiveTests {
                             path = os.path.join(root, f)
                             z.write(path, os.path.relpath(path, src))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, folder.path + "/src", folder.path]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        let python = try runTool("/usr/bin/env", ["python3", "-c", script, folder.path + "/src", folder.path])
+        try #require(python.status == 0, "\(python.stderr)")
         var options = LayoutOptions()
         options.size = .exact(width: 200, height: 150)
         let spreads = try ["src", "bzip2.cbz", "lzma.cbz"].map { name -> Data in
