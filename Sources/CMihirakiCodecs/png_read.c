@@ -53,6 +53,33 @@ static void read_from_memory(png_structp png, png_bytep out, size_t length) {
     source->offset += length;
 }
 
+/// Walks the chunk headers of a PNG held in memory and fails on the first
+/// chunk whose length runs past the end of the file. libpng allocates a
+/// chunk's buffer from its declared length before reading it, so a few
+/// hundred bytes claiming a 1.9 GB text chunk would otherwise cost 1.9 GB.
+static int check_chunk_lengths(const uint8_t *data, size_t size, mh_error *error) {
+    size_t offset = 8;
+    while (size - offset >= 8) {
+        const uint8_t *chunk = data + offset;
+        uint32_t length = (uint32_t)chunk[0] << 24 | (uint32_t)chunk[1] << 16 | (uint32_t)chunk[2] << 8 | chunk[3];
+        int named = 1;
+        for (int i = 4; i < 8; i++) {
+            uint8_t c = chunk[i];
+            if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))) named = 0;
+        }
+        if ((uint64_t)length + 12 > size - offset) {
+            char name[16] = "a";
+            if (named) snprintf(name, sizeof name, "its %.4s", (const char *)chunk + 4);
+            mh_set_errorf(error, MH_ERR_CORRUPT, "file is truncated: %s chunk claims %u bytes, %zu remain",
+                          name, length, size - offset - 8);
+            return MH_ERR_CORRUPT;
+        }
+        if (memcmp(chunk + 4, "IEND", 4) == 0) break;
+        offset += 12 + (size_t)length;
+    }
+    return MH_OK;
+}
+
 static int message_code(const char *message) {
     // libpng does not classify its errors; these are the ones that mean
     // "valid, but not something libpng was built to read".
@@ -73,6 +100,7 @@ mh_png_reader *mh_png_open(const void *data, size_t size, mh_png_info *info, mh_
         mh_set_error(error, MH_ERR_CORRUPT, "not a PNG file (bad signature)");
         return NULL;
     }
+    if (check_chunk_lengths((const uint8_t *)data, size, error) != MH_OK) return NULL;
     mh_png_reader *reader = calloc(1, sizeof *reader);
     if (reader == NULL) {
         mh_set_error(error, MH_ERR_NOMEM, "out of memory");

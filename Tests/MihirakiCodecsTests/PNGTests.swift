@@ -123,4 +123,17 @@ struct PNGTests {
         let png = try PNGEncoder.encode(image, compression: .fast)
         #expect(throws: CodecError.self) { _ = try PageDecoder.decode(Array(png.prefix(Int(Double(png.count) * fraction)))) }
     }
+
+    /// Found by the fuzzer: an iTXt chunk that claims 1.9 GB in a 597-byte
+    /// file made libpng allocate the 1.9 GB before finding the file short.
+    /// Every chunk's length is now checked against the bytes that remain
+    /// before libpng reads the file, so the claim is refused without memory.
+    @Test("A chunk claiming more bytes than the file holds is refused by name, before any allocation")
+    func chunkLongerThanFile() throws {
+        let bytes = try Fixtures.bytes(Fixtures.testImages.appendingPathComponent("fuzz-regressions/png-itxt-claims-1.9-gb.png"))
+        let expected = "file is truncated: its iTXt chunk claims 1929379903 bytes"
+        let named: (any Error) -> Bool = { ($0 as? CodecError)?.message.hasPrefix(expected) == true }
+        #expect(performing: { _ = try PageDecoder.decode(bytes) }, throws: named)
+        #expect(performing: { _ = try PageDecoder.withRows(bytes) { _, _, _, _ in } }, throws: named)
+    }
 }
