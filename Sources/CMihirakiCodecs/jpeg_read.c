@@ -1,6 +1,6 @@
-// libjpeg(-turbo) behind plain C calls. libjpeg's default error handler calls
-// exit(); ours formats the message and jumps back to the setjmp of the public
-// function that is running.
+// Reading JPEG with libjpeg(-turbo) behind plain C calls; errors jump back to
+// the setjmp of the public function that is running (jpeg_errors.c).
+#include "jpeg_errors.h"
 #include "shim.h"
 
 #include <setjmp.h>
@@ -14,61 +14,6 @@
 /// The longest a progressive file may run before it is called hostile: a few
 /// hundred scans is already far beyond any real encoder's output.
 #define MH_JPEG_MAX_SCANS 1000
-
-typedef struct jump_error_manager {
-    struct jpeg_error_mgr pub;
-    jmp_buf jump;
-    char message[JMSG_LENGTH_MAX + 32];
-    int fatal_warnings;
-} jump_error_manager;
-
-static void fail_with_message(j_common_ptr cinfo) {
-    jump_error_manager *manager = (jump_error_manager *)cinfo->err;
-    char text[JMSG_LENGTH_MAX];
-    (*cinfo->err->format_message)(cinfo, text);
-    snprintf(manager->message, sizeof manager->message, "%s", text);
-    longjmp(manager->jump, 1);
-}
-
-/// Warnings that do not affect the pixels; every other warning means the
-/// entropy-coded data is damaged or cut short, and libjpeg would quietly fill
-/// the rest of the page with grey.
-static int harmless_warning(int code) {
-    return code == JWRN_EXTRANEOUS_DATA || code == JWRN_JFIF_MAJOR || code == JWRN_ADOBE_XFORM ||
-           code == JWRN_BOGUS_ICC;
-}
-
-static void emit_message(j_common_ptr cinfo, int level) {
-    jump_error_manager *manager = (jump_error_manager *)cinfo->err;
-    if (level < 0) {
-        cinfo->err->num_warnings++;
-        if (manager->fatal_warnings && !harmless_warning(cinfo->err->msg_code)) {
-            fail_with_message(cinfo);
-        }
-    }
-    // Trace messages (level >= 0) are ignored.
-}
-
-static void output_nothing(j_common_ptr cinfo) { (void)cinfo; }
-
-static void install_error_manager(jump_error_manager *manager) {
-    jpeg_std_error(&manager->pub);
-    manager->pub.error_exit = fail_with_message;
-    manager->pub.emit_message = emit_message;
-    manager->pub.output_message = output_nothing;
-    manager->fatal_warnings = 1;
-    manager->message[0] = 0;
-}
-
-static int classify(const jump_error_manager *manager) {
-    int code = manager->pub.msg_code;
-    if (code == JERR_OUT_OF_MEMORY) return MH_ERR_NOMEM;
-    if (code == JERR_ARITH_NOTIMPL || code == JERR_NOT_COMPILED || code == JERR_CONVERSION_NOTIMPL ||
-        code == JERR_BAD_PRECISION || code == JERR_NOTIMPL) {
-        return MH_ERR_UNSUPPORTED;
-    }
-    return MH_ERR_CORRUPT;
-}
 
 // MARK: Reading
 
@@ -113,10 +58,10 @@ mh_jpeg_reader *mh_jpeg_open(const void *data, size_t size, mh_jpeg_info *info, 
         mh_set_error(error, MH_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    install_error_manager(&reader->errors);
+    mh_jpeg_install_error_manager(&reader->errors);
     reader->cinfo.err = &reader->errors.pub;
     if (setjmp(reader->errors.jump)) {
-        mh_set_error(error, classify(&reader->errors), reader->errors.message);
+        mh_set_error(error, mh_jpeg_classify(&reader->errors), reader->errors.message);
         mh_jpeg_close(reader);
         return NULL;
     }
@@ -176,7 +121,7 @@ int mh_jpeg_read_row(mh_jpeg_reader *reader, void *row, mh_error *error) {
         return MH_ERR_USAGE;
     }
     if (setjmp(reader->errors.jump)) {
-        mh_set_error(error, classify(&reader->errors), reader->errors.message);
+        mh_set_error(error, mh_jpeg_classify(&reader->errors), reader->errors.message);
         return error ? error->code : MH_ERR_CORRUPT;
     }
     if (!reader->started) {

@@ -57,10 +57,14 @@ static void read_from_memory(png_structp png, png_bytep out, size_t length) {
 /// chunk whose length runs past the end of the file. libpng allocates a
 /// chunk's buffer from its declared length before reading it, so a few
 /// hundred bytes claiming a 1.9 GB text chunk would otherwise cost 1.9 GB.
-static int check_chunk_lengths(const uint8_t *data, size_t size, mh_error *error) {
+/// Opening walks only to the first IDAT (what reading the header needs, so
+/// a page cut short in its pixels still has a header to plan with); reading
+/// the pixels walks the whole file.
+static int check_chunk_lengths(const uint8_t *data, size_t size, int stop_at_pixels, mh_error *error) {
     size_t offset = 8;
     while (size - offset >= 8) {
         const uint8_t *chunk = data + offset;
+        if (stop_at_pixels && memcmp(chunk + 4, "IDAT", 4) == 0) break;
         uint32_t length = (uint32_t)chunk[0] << 24 | (uint32_t)chunk[1] << 16 | (uint32_t)chunk[2] << 8 | chunk[3];
         int named = 1;
         for (int i = 4; i < 8; i++) {
@@ -100,7 +104,7 @@ mh_png_reader *mh_png_open(const void *data, size_t size, mh_png_info *info, mh_
         mh_set_error(error, MH_ERR_CORRUPT, "not a PNG file (bad signature)");
         return NULL;
     }
-    if (check_chunk_lengths((const uint8_t *)data, size, error) != MH_OK) return NULL;
+    if (check_chunk_lengths((const uint8_t *)data, size, 1, error) != MH_OK) return NULL;
     mh_png_reader *reader = calloc(1, sizeof *reader);
     if (reader == NULL) {
         mh_set_error(error, MH_ERR_NOMEM, "out of memory");
@@ -168,6 +172,7 @@ int mh_png_read(mh_png_reader *reader, void *pixels, size_t stride, mh_error *er
         mh_set_error(error, MH_ERR_USAGE, "bad output buffer");
         return MH_ERR_USAGE;
     }
+    if (check_chunk_lengths(reader->source.data, reader->source.size, 0, error) != MH_OK) return MH_ERR_CORRUPT;
     png_bytep *rows = malloc(sizeof(png_bytep) * (reader->height ? reader->height : 1));
     if (rows == NULL) {
         mh_set_error(error, MH_ERR_NOMEM, "out of memory");
@@ -193,6 +198,9 @@ int mh_png_read_row(mh_png_reader *reader, void *row, mh_error *error) {
         png_get_interlace_type(reader->png, reader->info) != PNG_INTERLACE_NONE) {
         mh_set_error(error, MH_ERR_USAGE, "no more rows, or an interlaced image");
         return MH_ERR_USAGE;
+    }
+    if (reader->rows_read == 0 && check_chunk_lengths(reader->source.data, reader->source.size, 0, error) != MH_OK) {
+        return MH_ERR_CORRUPT;
     }
     if (setjmp(png_jmpbuf(reader->png))) {
         mh_set_error(error, message_code(reader->failure.message), reader->failure.message);

@@ -34,14 +34,15 @@ public enum PNGEncoder {
     /// Encodes `image` (1–4 channels) as PNG bytes.
     /// - Throws: `CodecError` if memory runs out.
     public static func encode(_ image: PixelBuffer, compression: PNGCompression = .default) throws -> [UInt8] {
-        var buffer = mh_buffer()
-        var error = mh_error()
-        let status = image.pixels.withUnsafeBytes { raw in
-            mh_png_encode_deflate(raw.baseAddress, UInt32(image.width), UInt32(image.height), image.rowBytes,
+        try SpreadEncoder.run({ pixels, buffer, error in
+            mh_png_encode_deflate(pixels, UInt32(image.width), UInt32(image.height), image.rowBytes,
                                   Int32(image.channels), compression.level, compression.filter, &buffer, &error)
-        }
-        guard status == MH_OK else { throw CodecError(error) }
-        defer { mh_buffer_free(&buffer) }
-        return Array(UnsafeBufferPointer(start: buffer.data, count: buffer.size))
+        }, image: image)
+    }
+}
+
+extension PNGEncoder: SpreadFormatEncoder {
+    static func encode(_ image: PixelBuffer, with encoding: SpreadEncoding) throws -> [UInt8] {
+        try encode(image, compression: encoding.compression)
     }
 }

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Mihiraki
 
-/// The flags `render` and `plan` share: everything that decides what is drawn.
+/// The flags `render` and `plan` share: everything that decides what is drawn
+/// and how it is written (`plan` takes the format too, so its manifest names
+/// the same files `render` writes).
 struct LayoutFlags: ParsableArguments {
     @Option(help: ArgumentHelp("Canvas size of every image; xH or Wx derives the other side from the spread's natural aspect (thumbnails).", valueName: "WxH"))
     var size: String = "2048x1536"
@@ -51,6 +53,18 @@ struct LayoutFlags: ParsableArguments {
     @Option(name: .customLong("max-pixels"), help: ArgumentHelp("Refuse pages whose header claims more pixels than this.", valueName: "N"))
     var maxPixels: Int = LayoutOptions().maxPixels
 
+    @Option(help: "File format of the spreads and the contact sheet: png, jpeg, webp or avif.")
+    var format: SpreadFormat = .png
+
+    @Option(help: ArgumentHelp("Quality of JPEG, WebP and AVIF, 1-100 (with --lossless WebP: the effort).", valueName: "Q"))
+    var quality: Int = 85
+
+    @Flag(help: "Write WebP or AVIF without loss.")
+    var lossless = false
+
+    @Option(help: "PNG compression: fast, default or small.")
+    var compression: PNGCompression = .default
+
     /// The library's options, or a usage error naming the bad value.
     func layoutOptions() throws -> LayoutOptions {
         var options = LayoutOptions()
@@ -82,6 +96,10 @@ struct LayoutFlags: ParsableArguments {
         options.strip = strip
         options.maxPixels = maxPixels
         options.colorManage = colorManage == .auto
+        options.encoding.format = format
+        options.encoding.quality = quality
+        options.encoding.lossless = lossless
+        options.encoding.compression = compression
         try options.validate()
         return options
     }
@@ -93,6 +111,7 @@ extension FitMode: ExpressibleByArgument {}
 extension HorizontalAlignment: ExpressibleByArgument {}
 extension DirectionFlag: ExpressibleByArgument {}
 extension ColorManageFlag: ExpressibleByArgument {}
+extension SpreadFormat: ExpressibleByArgument {}
 
 /// `--color-manage`.
 enum ColorManageFlag: String, CaseIterable {

@@ -8,7 +8,7 @@ import Glibc
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Write the spreads of one or more books as PNG files.",
+        abstract: "Write the spreads of one or more books as PNG, JPEG, WebP or AVIF files.",
         discussion: """
         Each BOOK (a folder of page images or an archive (.cbz, .cbr, .cb7, .cbt)) goes to \
         OUTDIR/<book name>/spread-001.png, … and OUTDIR/<book name>/manifest.json. \
@@ -37,9 +37,6 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Parallel workers (default: all cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: "PNG compression: fast, default or small.")
-    var compression: PNGCompression = .default
-
     @Flag(name: .customLong("contact-sheet"), help: "Also write OUTDIR/<book>/contact-sheet.png, a labelled grid of all spreads.")
     var contactSheet = false
 
@@ -56,7 +53,6 @@ struct RenderCommand: ParsableCommand {
         let options = try layout.layoutOptions()
         var run = RunOptions()
         run.jobs = jobs
-        run.compression = compression
         run.contactSheet = contactSheet
         run.incremental = incremental
         try run.validate()

@@ -197,6 +197,21 @@ typedef enum mh_png_filter {
 int mh_png_encode_deflate(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels,
                           int level, mh_png_filter filter, mh_buffer *out, mh_error *error);
 
+/// Encodes 8-bit gray (1 channel) or RGB (3) as baseline JPEG at `quality`
+/// (1–100): optimised Huffman tables, 4:2:0 chroma, integer DCT.
+int mh_jpeg_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int quality,
+                   mh_buffer *out, mh_error *error);
+/// Encodes RGB (3 channels) or straight RGBA (4) as WebP, lossy at `quality`
+/// or lossless (`quality` is then the effort), single-threaded.
+int mh_webp_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int quality,
+                   int lossless, mh_buffer *out, mh_error *error);
+/// Encodes gray (1), RGB (3) or straight RGBA (4) as AVIF, lossy at `quality`
+/// or lossless, single-threaded, tagged sRGB. `mh_avif_can_encode` says
+/// whether libavif was built with an AV1 encoder.
+int mh_avif_can_encode(void);
+int mh_avif_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int quality,
+                   int lossless, mh_buffer *out, mh_error *error);
+
 // MARK: Archives read in sequence (libarchive)
 
 typedef struct mh_archive mh_archive;

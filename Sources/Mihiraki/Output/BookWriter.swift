@@ -25,22 +25,22 @@ struct BookWriter: Sendable {
         do {
             let image = try plan.renderSpread(at: index, observer: timer.observer)
             let tile = options.contactSheet ? ContactSheet.tile(image) : nil
-            let png = try timer.measure(.encode) { try Self.encode(image, compression: options.compression, path: path) }
-            try timer.measure(.write) { try FileSystem.writeAtomically(png, to: path) }
+            let bytes = try timer.measure(.encode) { try encode(image, path: path) }
+            try timer.measure(.write) { try FileSystem.writeAtomically(bytes, to: path) }
             return (.success(entry.file), tile)
         } catch {
             return (.failure(MihirakiError.from(error, path: path)), nil)
         }
     }
 
-    /// Writes, when asked for, `contact-sheet.png` from the tiles in file
+    /// Writes, when asked for, `contact-sheet.<ext>` from the tiles in file
     /// order, and then `manifest.json` — last, so a book with a manifest is
     /// complete; an incremental run then removes spreads the book no longer has.
     func finish(tiles: [PixelBuffer]) throws {
         if options.contactSheet {
             let sheet = ContactSheet.make(tiles: tiles, labels: plan.entries.map(\.spread.description))
-            let path = folder + "/contact-sheet.png"
-            try FileSystem.writeAtomically(Self.encode(sheet, compression: options.compression, path: path), to: path)
+            let path = folder + "/" + Self.contactSheetName(plan.options.encoding.format)
+            try FileSystem.writeAtomically(encode(sheet, path: path), to: path)
         }
         var manifest = plan.manifest
         manifest.fingerprint = fingerprint
@@ -51,28 +51,49 @@ struct BookWriter: Sendable {
     /// Whether the folder already holds this book's output: a manifest with
     /// the same fingerprint, and every file it lists.
     func isUpToDate() -> Bool {
-        Self.isUpToDate(folder: folder, fingerprint: fingerprint, contactSheet: options.contactSheet)
+        Self.isUpToDate(folder: folder, fingerprint: fingerprint,
+                        contactSheet: options.contactSheet ? Self.contactSheetName(plan.options.encoding.format) : nil)
     }
 
-    static func isUpToDate(folder: String, fingerprint: String?, contactSheet: Bool) -> Bool {
+    static func isUpToDate(folder: String, fingerprint: String?, contactSheet: String?) -> Bool {
         guard let fingerprint, let bytes = try? FileSystem.read(folder + "/manifest.json"),
               let manifest = try? Manifest(json: bytes), manifest.fingerprint == fingerprint else { return false }
-        let files = manifest.spreads.map(\.file) + (contactSheet ? ["contact-sheet.png"] : [])
+        let files = manifest.spreads.map(\.file) + (contactSheet.map { [$0] } ?? [])
         return files.allSatisfy { FileSystem.kind(folder + "/" + $0) == .file }
     }
 
-    /// Spread files (`spread-NNN.png`) of an earlier render that this one does not produce.
+    /// `contact-sheet.png`, `.jpg`, …: the contact sheet follows the spreads' format.
+    static func contactSheetName(_ format: SpreadFormat) -> String {
+        "contact-sheet." + format.fileExtension
+    }
+
+    /// Spread files (`spread-NNN.<ext>`, any format Mihiraki writes) of an
+    /// earlier render that this one does not produce, and an earlier
+    /// contact sheet in another format.
     private func removeSpreadsNoLongerProduced() {
-        let current = Set(plan.entries.map(\.file))
+        var current = Set(plan.entries.map(\.file))
+        if options.contactSheet { current.insert(Self.contactSheetName(plan.options.encoding.format)) }
         for name in (try? FileSystem.list(folder)) ?? [] where !current.contains(name) {
-            let number = name.dropFirst("spread-".count).dropLast(".png".count)
-            if name.hasPrefix("spread-") && name.hasSuffix(".png") && number.count >= 3 && number.allSatisfy(\.isNumber) {
+            guard let dot = name.lastIndex(of: "."), SpreadFormat(fileExtension: String(name[name.index(after: dot)...])) != nil
+            else { continue }
+            let stem = name[..<dot]
+            let number = stem.dropFirst("spread-".count)
+            if (stem.hasPrefix("spread-") && number.count >= 3 && number.allSatisfy(\.isNumber)) || stem == "contact-sheet" {
                 FileSystem.remove(folder + "/" + name)
             }
         }
     }
 
-    static func encode(_ image: PixelBuffer, compression: PNGCompression, path: String) throws -> [UInt8] {
-        try MihirakiError.wrapping(path: path) { try PNGEncoder.encode(image, compression: compression) }
+    /// The spread's bytes in the run's format. A JPEG cannot hold alpha: a
+    /// see-through spread is flattened onto the blank colour (made opaque) first.
+    func encode(_ image: PixelBuffer, path: String) throws -> [UInt8] {
+        let encoding = plan.options.encoding
+        var image = image
+        if !encoding.format.hasAlpha && image.channels == 4 {
+            let paper = plan.options.blank
+            let opaque = Color(red: paper.red, green: paper.green, blue: paper.blue)
+            image = image.prepared(forCanvasChannels: 3, over: opaque).reducedForOutput()
+        }
+        return try MihirakiError.wrapping(path: path) { try SpreadEncoder.encode(image, with: encoding) }
     }
 }

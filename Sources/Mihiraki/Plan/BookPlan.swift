@@ -116,7 +116,7 @@ public struct BookPlan: Sendable {
         let geometry = options.geometry
         entries = spreads.enumerated().map { index, spread in
             let number = String(index + 1)
-            let file = "spread-" + String(repeating: "0", count: digits - number.count) + number + ".png"
+            let file = "spread-" + String(repeating: "0", count: digits - number.count) + number + "." + options.encoding.format.fileExtension
             let slots = Layout.place(spread, pageSize: { (headers[$0 - 1].width, headers[$0 - 1].height) },
                                      options: geometry)
             return Entry(file: file, spread: spread, slots: slots)

@@ -2,11 +2,12 @@ import MihirakiCodecs
 import MihirakiCore
 import MihirakiRaster
 
-/// What Mihiraki draws: the canvas, the imposition and the geometry of every
-/// spread, and the limit on page size. The same options always give the same
-/// plan and the same pixels.
+/// What Mihiraki draws and writes: the canvas, the imposition and the
+/// geometry of every spread, the limit on page size, and the file format.
+/// These options decide every byte of every spread file: the same options
+/// always give the same plan, the same pixels and the same files.
 ///
-/// How a run goes (workers, compression, extra files) is ``RunOptions``.
+/// How a run goes (workers, extra files, skipping) is ``RunOptions``.
 public struct LayoutOptions: Sendable {
     /// The canvas: exact, or one side derived from the spread's natural aspect.
     public var size: CanvasSize = .exact(width: 2048, height: 1536)
@@ -42,6 +43,9 @@ public struct LayoutOptions: Sendable {
     /// A page whose header claims more pixels than this is refused before it
     /// is decoded, and so is a canvas larger than this.
     public var maxPixels = PageDecoder.defaultMaxPixels
+    /// The spread files' format and its settings (`--format`, `--quality`,
+    /// `--lossless`, `--compression`).
+    public var encoding = SpreadEncoding()
 
     /// Options with every default.
     public init() {}
@@ -76,6 +80,24 @@ public struct LayoutOptions: Sendable {
         }
         if let bad = soloPages.union(blankBefore).first(where: { $0 < 1 }) {
             throw MihirakiError(.usage, "page numbers start at 1 (got \(bad))")
+        }
+        try Self.check(encoding, width: canvasWidth, height: canvasHeight)
+    }
+
+    /// Refuses settings the format cannot take, and a format this build cannot write.
+    static func check(_ encoding: SpreadEncoding, width: Int, height: Int) throws {
+        guard (1...100).contains(encoding.quality) else {
+            throw MihirakiError(.usage, "--quality must be between 1 and 100 (got \(encoding.quality))")
+        }
+        let format = encoding.format
+        if let reason = format.unavailableReason {
+            throw MihirakiError(.usage, "--format \(format.rawValue) is not available: \(reason)")
+        }
+        if encoding.lossless && !(format == .webp || format == .avif) {
+            throw MihirakiError(.usage, "--lossless goes with --format webp or avif")
+        }
+        guard max(width, height) <= format.maximumSide else {
+            throw MihirakiError(.usage, "--size \(width)x\(height) is larger than \(format.rawValue) allows (\(format.maximumSide) pixels a side)")
         }
     }
 

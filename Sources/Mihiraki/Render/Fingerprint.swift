@@ -16,7 +16,7 @@ enum Fingerprint {
     static func of(_ book: Book, options: LayoutOptions, run: RunOptions) throws -> String {
         var hash = FNV1a()
         hash.add("mihiraki \(MihirakiRelease.version)\n")
-        hash.add(describe(options) + " compression=\(run.compression.rawValue) contact-sheet=\(run.contactSheet)\n")
+        hash.add(describe(options) + " contact-sheet=\(run.contactSheet)\n")
         if let (size, crc) = try book.storage.wholeChecksum() {
             hash.add("book\t\(size)\t\(crc)\n")
             return hash.hex
@@ -42,6 +42,8 @@ enum Fingerprint {
             "gap=\(options.gap)", "fit=\(options.fit.rawValue)", "align=\(options.align.rawValue)",
             "background=\(options.background)", "blank=\(options.blank)", "strip=\(options.strip)",
             "max-pixels=\(options.maxPixels)", "color-manage=\(options.colorManage)",
+            "format=\(options.encoding.format.rawValue)", "quality=\(options.encoding.quality)",
+            "lossless=\(options.encoding.lossless)", "compression=\(options.encoding.compression.rawValue)",
         ].joined(separator: " ")
     }
 }

@@ -55,7 +55,7 @@ extension BookRenderer {
     public static func isUpToDate(_ book: Book, options: LayoutOptions, run: RunOptions, in outputRoot: String) -> Bool {
         BookWriter.isUpToDate(folder: outputRoot + "/" + book.outputName,
                               fingerprint: try? Fingerprint.of(book, options: options, run: run),
-                              contactSheet: run.contactSheet)
+                              contactSheet: run.contactSheet ? BookWriter.contactSheetName(options.encoding.format) : nil)
     }
 
     private static func resolved(_ path: String) -> String {

@@ -1,20 +1,19 @@
 import MihirakiCodecs
 
-/// How a run goes, as opposed to what it draws (``LayoutOptions``): none of
-/// these change a pixel of a spread.
+/// How a run goes, as opposed to what it draws and writes (``LayoutOptions``):
+/// none of these change a byte of a spread file.
 public struct RunOptions: Sendable {
     /// Parallel workers. The output is the same bytes for any number.
     public var jobs = 1
-    /// PNG speed against size.
-    public var compression: PNGCompression = .default
-    /// Also write `contact-sheet.png`, a labelled grid of all spreads of a book.
+    /// Also write `contact-sheet.png` (or `.jpg`, `.webp`, `.avif`: the
+    /// spreads' format), a labelled grid of all spreads of a book.
     public var contactSheet = false
     /// Skip a book whose `manifest.json` records the same input fingerprint
     /// and whose files are all there; after re-rendering a changed book,
     /// remove the spread files it no longer has.
     public var incremental = false
 
-    /// Options with every default: one worker, default compression, no contact sheet.
+    /// Options with every default: one worker, no contact sheet, nothing skipped.
     public init() {}
 
     /// Checks the values.

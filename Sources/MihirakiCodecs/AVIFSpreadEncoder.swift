@@ -1,0 +1,12 @@
+import CMihirakiCodecs
+import MihirakiRaster
+
+/// AVIF spreads through libavif and libaom; gray spreads stay one plane (4:0:0).
+enum AVIFSpreadEncoder: SpreadFormatEncoder {
+    static func encode(_ image: PixelBuffer, with encoding: SpreadEncoding) throws -> [UInt8] {
+        try SpreadEncoder.run({ pixels, buffer, error in
+            mh_avif_encode(pixels, UInt32(image.width), UInt32(image.height), image.rowBytes, Int32(image.channels),
+                           Int32(encoding.quality), encoding.lossless ? 1 : 0, &buffer, &error)
+        }, image: image)
+    }
+}
