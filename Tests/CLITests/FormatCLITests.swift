@@ -1,0 +1,126 @@
+import Foundation
+import MihirakiTestSupport
+import Testing
+
+/// What Pillow, an independent decoder, makes of each file: format, mode, size and one pixel.
+struct PillowView: Decodable, Equatable {
+    var format: String
+    var mode: String
+    var size: [Int]
+    var pixel: [Int]
+}
+
+/// Opens `files` with Pillow and reads the pixel at (x, y) of each.
+func pillow(_ files: [String], x: Int, y: Int) throws -> [String: PillowView] {
+    let script = """
+    import json, sys
+    from PIL import Image
+    x, y = int(sys.argv[1]), int(sys.argv[2])
+    out = {}
+    for path in sys.argv[3:]:
+        im = Image.open(path); im.load()
+        px = im.convert("RGBA").getpixel((x, y))
+        out[path] = {"format": im.format, "mode": im.mode, "size": list(im.size), "pixel": list(px)}
+    print(json.dumps(out))
+    """
+    let run = try runTool("/usr/bin/env", ["python3", "-c", script, String(x), String(y)] + files)
+    guard run.status == 0 else { throw MihirakiTestFailure("Pillow: \(run.stderr)") }
+    return try JSONDecoder().decode([String: PillowView].self, from: Data(run.stdout.utf8))
+}
+
+struct MihirakiTestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+@Suite("Command line: output formats", .serialized)
+struct FormatCLITests {
+    let sample = Fixtures.sampleBook.path
+
+    @Test("Every format: files Pillow opens at the canvas size, gray kept gray, the same bytes with 1 and 2 jobs",
+          arguments: [("png", "PNG"), ("jpeg", "JPEG"), ("webp", "WEBP"), ("avif", "AVIF")])
+    func everyFormat(format: String, pillowName: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var outputs: [[String: Data]] = []
+        for jobs in ["1", "2"] {
+            let out = folder.path + "/out" + jobs
+            let run = try mihiraki(["render", sample, "-o", out, "--format", format, "--size", "x300", "--jobs", jobs,
+                                    "--contact-sheet", "--quiet"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let book = out + "/sample-book"
+            var files: [String: Data] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: book) {
+                files[name] = try Data(contentsOf: URL(fileURLWithPath: book + "/" + name))
+            }
+            outputs.append(files)
+        }
+        #expect(outputs[0] == outputs[1], "\(format): bytes differ between --jobs 1 and 2")
+        let book = folder.path + "/out1/sample-book"
+        let manifest = try JSONSerialization.jsonObject(with: outputs[0]["manifest.json"]!) as! [String: Any]
+        let canvas = manifest["canvas"] as! [String: Int]
+        let spreads = (manifest["spreads"] as! [[String: Any]]).map { $0["file"] as! String }
+        let ext = format == "jpeg" ? "jpg" : format
+        #expect(Set(outputs[0].keys) == Set(spreads + ["manifest.json", "contact-sheet." + ext]))
+        #expect(spreads.allSatisfy { $0.hasSuffix("." + ext) })
+        let views = try pillow(spreads.map { book + "/" + $0 } + [book + "/contact-sheet." + ext], x: 0, y: 0)
+        for (path, view) in views {
+            #expect(view.format == pillowName, "\(path)")
+            if !path.contains("contact-sheet") { #expect(view.size == [canvas["width"]!, canvas["height"]!], "\(path)") }
+        }
+        // [2|3] is all gray: one channel in PNG, JPEG and AVIF; WebP has no gray layout.
+        let grayMode = views[book + "/spread-002." + ext]!.mode
+        #expect(grayMode == (format == "webp" ? "RGB" : "L"), "\(format): \(grayMode)")
+    }
+
+    @Test("JPEG has no alpha: a transparent background is flattened onto --blank; PNG keeps it see-through")
+    func jpegFlattensOntoBlank() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var pixels: [String: [Int]] = [:]
+        for format in ["png", "jpeg"] {
+            let out = folder.path + "/" + format
+            let run = try mihiraki(["render", sample, "-o", out, "--format", format, "--size", "900x300",
+                                    "--background", "transparent", "--blank", "#FF0000", "--quiet"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let file = out + "/sample-book/spread-002." + (format == "jpeg" ? "jpg" : "png")
+            let view = try pillow([file], x: 2, y: 150)[file]!
+            pixels[format] = view.pixel
+            if format == "jpeg" { #expect(view.mode == "RGB") }
+        }
+        #expect(pixels["png"]![3] == 0, "the PNG's margin is transparent: \(pixels["png"]!)")
+        let red = pixels["jpeg"]!
+        #expect(red[0] > 240 && red[1] < 15 && red[2] < 15 && red[3] == 255, "the JPEG's margin is the blank colour: \(red)")
+    }
+
+    @Test("Settings a format cannot take are usage errors: exit 2, one line", arguments: [
+        (["--format", "jpeg", "--quality", "0"], "--quality"),
+        (["--format", "webp", "--quality", "101"], "--quality"),
+        (["--format", "jpeg", "--lossless"], "--lossless"),
+        (["--format", "webp", "--size", "17000x1000"], "webp"),
+        (["--format", "gif"], "format"),
+    ])
+    func badSettings(flags: [String], named: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try mihiraki(["render", sample, "-o", folder.path + "/out"] + flags)
+        #expect(run.status == 2, "\(flags): \(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains(named), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out/sample-book"))
+    }
+
+    @Test("An incremental run in another format replaces the files: no spread of the old format is left")
+    func incrementalFormatSwitch() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let out = folder.path + "/out"
+        for format in ["png", "webp"] {
+            let run = try mihiraki(["render", sample, "-o", out, "--format", format, "--size", "x200", "--incremental",
+                                    "--contact-sheet", "--quiet"])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: out + "/sample-book").sorted()
+        #expect(!names.contains { $0.hasSuffix(".png") }, "\(names)")
+        #expect(names.filter { $0.hasSuffix(".webp") }.count == 9, "\(names)")
+    }
+}
