@@ -123,4 +123,28 @@ struct FormatCLITests {
         #expect(!names.contains { $0.hasSuffix(".png") }, "\(names)")
         #expect(names.filter { $0.hasSuffix(".webp") }.count == 9, "\(names)")
     }
+
+    @Test("render --check and compare read goldens in every lossy format: unchanged matches, a changed page does not",
+          arguments: ["jpeg", "webp", "avif"])
+    func checkLossyGoldens(format: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.copyItem(atPath: sample, toPath: folder.path + "/book")
+        let flags = ["--format", format, "--size", "x300", "--quiet"]
+        #expect(try mihiraki(["render", folder.path + "/book", "-o", folder.path + "/golden"] + flags).status == 0)
+        let same = try mihiraki(["render", folder.path + "/book", "--check", folder.path + "/golden"] + flags)
+        #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
+        // Page 3's picture replaced by page 4's (same name, same size): spread [2|3]'s pixels change, nothing else.
+        try FileManager.default.removeItem(atPath: folder.path + "/book/page3.jpg")
+        try FileManager.default.copyItem(atPath: sample + "/page4.jpg", toPath: folder.path + "/book/page3.jpg")
+        let changed = try mihiraki(["render", folder.path + "/book", "--check", folder.path + "/golden"] + flags)
+        #expect(changed.status == 1, "\(changed.stdout)\(changed.stderr)")
+        let ext = format == "jpeg" ? "jpg" : format
+        let lines = changed.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("book/spread-002.\(ext): DIFF") }, "\(changed.stdout)")
+        #expect(lines.filter { $0.hasSuffix(": ok") }.count == 7, "\(changed.stdout)")
+        #expect(try mihiraki(["render", folder.path + "/book", "-o", folder.path + "/now"] + flags).status == 0)
+        let compare = try mihiraki(["compare", folder.path + "/golden", folder.path + "/now"])
+        #expect(compare.status == 1 && compare.stdout.contains("spread-002.\(ext)"), "\(compare.stdout)\(compare.stderr)")
+    }
 }

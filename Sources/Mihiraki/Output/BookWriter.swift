@@ -25,7 +25,7 @@ struct BookWriter: Sendable {
         do {
             let image = try plan.renderSpread(at: index, observer: timer.observer)
             let tile = options.contactSheet ? ContactSheet.tile(image) : nil
-            let bytes = try timer.measure(.encode) { try encode(image, path: path) }
+            let bytes = try timer.measure(.encode) { try plan.encode(image, path: path) }
             try timer.measure(.write) { try FileSystem.writeAtomically(bytes, to: path) }
             return (.success(entry.file), tile)
         } catch {
@@ -40,7 +40,7 @@ struct BookWriter: Sendable {
         if options.contactSheet {
             let sheet = ContactSheet.make(tiles: tiles, labels: plan.entries.map(\.spread.description))
             let path = folder + "/" + Self.contactSheetName(plan.options.encoding.format)
-            try FileSystem.writeAtomically(encode(sheet, path: path), to: path)
+            try FileSystem.writeAtomically(plan.encode(sheet, path: path), to: path)
         }
         var manifest = plan.manifest
         manifest.fingerprint = fingerprint
@@ -82,18 +82,5 @@ struct BookWriter: Sendable {
                 FileSystem.remove(folder + "/" + name)
             }
         }
-    }
-
-    /// The spread's bytes in the run's format. A JPEG cannot hold alpha: a
-    /// see-through spread is flattened onto the blank colour (made opaque) first.
-    func encode(_ image: PixelBuffer, path: String) throws -> [UInt8] {
-        let encoding = plan.options.encoding
-        var image = image
-        if !encoding.format.hasAlpha && image.channels == 4 {
-            let paper = plan.options.blank
-            let opaque = Color(red: paper.red, green: paper.green, blue: paper.blue)
-            image = image.prepared(forCanvasChannels: 3, over: opaque).reducedForOutput()
-        }
-        return try MihirakiError.wrapping(path: path) { try SpreadEncoder.encode(image, with: encoding) }
     }
 }

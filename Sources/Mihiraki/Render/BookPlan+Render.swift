@@ -13,6 +13,38 @@ extension BookPlan {
         try renderSpread(at: index, observer: nil)
     }
 
+    /// Spread `index` as the bytes of its file: exactly what `render` writes,
+    /// in the format ``LayoutOptions/encoding`` names.
+    ///
+    /// - Parameter index: 0-based, below ``spreadCount``.
+    /// - Throws: ``MihirakiError`` naming a page that cannot be read or decoded.
+    public func spreadFile(at index: Int) throws -> [UInt8] {
+        try encode(try renderSpread(at: index), path: entries[index].file)
+    }
+
+    /// A rendered spread (or contact sheet) in the options' format. A JPEG
+    /// cannot hold alpha: a see-through image is flattened onto the blank
+    /// colour (made opaque) first. `path` names the file in errors.
+    package func encode(_ image: PixelBuffer, path: String) throws -> [UInt8] {
+        let encoding = options.encoding
+        var image = image
+        if !encoding.format.hasAlpha && image.channels == 4 {
+            let paper = options.blank
+            image = image.prepared(forCanvasChannels: 3, over: Color(red: paper.red, green: paper.green, blue: paper.blue))
+                .reducedForOutput()
+        }
+        return try MihirakiError.wrapping(path: path) { try SpreadEncoder.encode(image, with: encoding) }
+    }
+
+    /// What a reader of spread `index`'s file sees: the rendered pixels for
+    /// PNG; for the lossy formats, the file's bytes decoded again.
+    package func spreadAsWritten(at index: Int) throws -> PixelBuffer {
+        let image = try renderSpread(at: index)
+        guard options.encoding.format != .png else { return image }
+        let file = entries[index].file
+        return try MihirakiError.wrapping(path: file) { try PageDecoder.decode(try encode(image, path: file), colorManage: false) }
+    }
+
     /// ``renderSpread(at:)``, telling `observer` where the time goes.
     package func renderSpread(at index: Int, observer: (any RenderObserver)?) throws -> PixelBuffer {
         precondition(entries.indices.contains(index), "spread index out of range")
