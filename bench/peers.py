@@ -4,7 +4,9 @@
 Every tool renders exactly the spreads and rectangles of Mihiraki's plan
 (`mihiraki plan BOOK --json`), so the work and the geometry are identical:
 pages resized to their snapped rectangles with a Lanczos-class filter, blanks
-white, canvas black, PNG at zlib level 6, two workers.
+white, canvas black, two workers. The manifest's file names choose the
+format: PNG at zlib level 6; JPEG and WebP at QUALITY (environment, default
+85), JPEG with optimised Huffman tables, WebP at effort 4, as Mihiraki writes them.
 
   peers.py vips   MANIFEST BOOKDIR OUTDIR   # pyvips: thumbnail (shrink-on-load) + insert + pngsave
   peers.py pillow MANIFEST BOOKDIR OUTDIR   # Pillow: draft + resize(LANCZOS, reducing_gap=2) + paste
@@ -19,6 +21,7 @@ import sys
 from multiprocessing import Pool
 
 WORKERS = 2
+QUALITY = int(os.environ.get("QUALITY", "85"))
 
 
 def load(manifest_path):
@@ -50,7 +53,14 @@ def vips_spread(job):
             if tile.bands != bands:
                 tile = tile.colourspace("b-w" if bands == 1 else "srgb")
         canvas = canvas.insert(tile, x, y)
-    canvas.cast("uchar").pngsave(os.path.join(out_dir, spread["file"]), compression=6)
+    path = os.path.join(out_dir, spread["file"])
+    canvas = canvas.cast("uchar")
+    if path.endswith(".png"):
+        canvas.pngsave(path, compression=6)
+    elif path.endswith(".jpg"):
+        canvas.jpegsave(path, Q=QUALITY, optimize_coding=True, strip=True)
+    else:
+        canvas.webpsave(path, Q=QUALITY, effort=4, strip=True)
 
 
 # MARK: Pillow
@@ -68,7 +78,13 @@ def pillow_spread(job):
         page.draft(mode, (w, h))
         page = page.convert(mode).resize((w, h), Image.LANCZOS, reducing_gap=2.0)
         canvas.paste(page, (x, y))
-    canvas.save(os.path.join(out_dir, spread["file"]), compress_level=6)
+    path = os.path.join(out_dir, spread["file"])
+    if path.endswith(".png"):
+        canvas.save(path, compress_level=6)
+    elif path.endswith(".jpg"):
+        canvas.save(path, quality=QUALITY, optimize=True)
+    else:
+        canvas.save(path, quality=QUALITY, method=4)
 
 
 # MARK: ImageMagick

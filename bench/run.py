@@ -10,8 +10,9 @@ the comparison benchmark (mihiraki compare vs ImageMagick and pixelmatch), and
 a library of 200 small books rendered in full, then again with --incremental
 (nothing changed, then one book changed). The manga book is also benchmarked
 as WebP pages, and the 400-page book as a CB7 against the same pages as a
-folder. BENCH_ONLY=library (or books, webp, profile, scaling, compare, archive;
-comma-separated) runs only those parts.
+folder. Thumbnail rows (x300: PNG, WebP and JPEG at quality 85) compare with
+libvips writing the same format. BENCH_ONLY=library (or books, thumbs, webp,
+profile, scaling, compare, archive; comma-separated) runs only those parts.
 """
 import os
 import shutil
@@ -40,14 +41,15 @@ def measure(args, env=None):
     return wall, rss_kb / 1024
 
 
-def tool_command(tool, book, manifest, out):
+def tool_command(tool, book, manifest, out, flags=()):
     if tool == "mihiraki":
-        return [MIHIRAKI, "render", book, "-o", out, "--jobs", "2", "--quiet"]
+        return [MIHIRAKI, "render", book, "-o", out, "--jobs", "2", "--quiet"] + list(flags)
     return [sys.executable, PEERS, tool, manifest, book, os.path.join(out, os.path.basename(book))]
 
 
 def output_bytes(folder):
-    return sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder) if f.endswith(".png"))
+    return sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder)
+               if f.endswith((".png", ".jpg", ".webp", ".avif")))
 
 
 def psnr(manifest, book, folder):
@@ -56,30 +58,33 @@ def psnr(manifest, book, folder):
     return out.stdout.strip()
 
 
-def bench_book(name, tools):
+def bench_book(name, tools, flags=(), title=""):
+    """One book through every tool; `flags` (size, format, quality) go to
+    `mihiraki plan` for the shared manifest and to `mihiraki render`."""
     book = os.path.join(WORK, "corpus", name)
-    manifest = os.path.join(WORK, f"{name}.json")
+    tag = name + "".join(flags).replace("-", "_")
+    manifest = os.path.join(WORK, f"{tag}.json")
     with open(manifest, "w") as f:
-        subprocess.run([MIHIRAKI, "plan", book, "--json"], stdout=f, check=True)
+        subprocess.run([MIHIRAKI, "plan", book, "--json"] + list(flags), stdout=f, check=True)
     times = {t: [] for t in tools}
     rss = {t: 0.0 for t in tools}
     for _ in range(RUNS):
         for tool in tools:
-            out = os.path.join(WORK, "out", tool)
-            shutil.rmtree(os.path.join(out, name), ignore_errors=True)
+            out = os.path.join(WORK, "out", tool, tag)
+            shutil.rmtree(out, ignore_errors=True)
             os.makedirs(out, exist_ok=True)
-            wall, peak = measure(tool_command(tool, book, manifest, out))
+            wall, peak = measure(tool_command(tool, book, manifest, out, flags))
             times[tool].append(wall)
             rss[tool] = max(rss[tool], peak)
     base = statistics.median(times["vips"])
-    vips_bytes = output_bytes(os.path.join(WORK, "out", "vips", name))
+    vips_bytes = output_bytes(os.path.join(WORK, "out", "vips", tag, name))
     pages = len([f for f in os.listdir(book) if f.endswith((".jpg", ".webp"))])
     spreads = open(manifest).read().count('"file"')
-    print(f"\n{name}: {pages} pages, {spreads} spreads, median of {RUNS} alternating runs, 2 workers each")
+    print(f"\n{name}{title}: {pages} pages, {spreads} spreads, median of {RUNS} alternating runs, 2 workers each")
     print(f"| tool | time (s) | vs libvips | peak RSS (MiB) | output (MB) | bytes vs libvips | PSNR (dB) |")
     print(f"|---|---|---|---|---|---|---|")
     for tool in tools:
-        folder = os.path.join(WORK, "out", tool, name)
+        folder = os.path.join(WORK, "out", tool, tag, name)
         t = statistics.median(times[tool])
         size = output_bytes(folder)
         print(f"| {tool} | {t:.2f} | {base / t:.2f}x faster | {rss[tool]:.0f} | {size / 1e6:.1f} | "
@@ -98,14 +103,31 @@ def webp_corpus():
             Image.open(os.path.join(source, name)).save(target, quality=90, method=4)
 
 
-def profile(name):
+def profile(name, flags=()):
     book = os.path.join(WORK, "corpus", name)
     out = os.path.join(WORK, "out", "profile")
     shutil.rmtree(out, ignore_errors=True)
-    result = subprocess.run([MIHIRAKI, "render", book, "-o", out, "--jobs", "1"], capture_output=True, text=True,
-                            env=dict(os.environ, MIHIRAKI_PROFILE="1"), check=True)
+    result = subprocess.run([MIHIRAKI, "render", book, "-o", out, "--jobs", "1"] + list(flags), capture_output=True,
+                            text=True, env=dict(os.environ, MIHIRAKI_PROFILE="1"), check=True)
     line = next(l for l in result.stderr.splitlines() if l.startswith("profile:"))
-    print(f"- {name} (one worker): {line[len('profile: '):]}")
+    print(f"- {name} {' '.join(flags)} (one worker): {line[len('profile: '):]}")
+
+
+THUMBNAILS = [("png", []), ("webp", ["--format", "webp", "--quality", "85"]),
+              ("jpeg", ["--format", "jpeg", "--quality", "85"])]
+
+
+def thumbnails(tools):
+    """x300 spreads (386x300 for 771x1200 pages), as thumbnail pipelines ask
+    for them: PNG for both books, WebP and JPEG at quality 85, each against
+    libvips writing the same format."""
+    tools = [t for t in tools if t in ("mihiraki", "vips", "pillow")]
+    for name in ("manga", "comic"):
+        for label, flags in THUMBNAILS:
+            bench_book(name, tools, ["--size", "x300"] + flags, title=f" at x300, {label}")
+    print("\nMihiraki per-stage profile at x300, ms per spread:")
+    for name in ("manga", "comic"):
+        profile(name, ["--size", "x300"])
 
 
 def scaling():
@@ -240,7 +262,7 @@ def main():
     tools = ["mihiraki", "vips", "pillow", "magick"]
     if os.environ.get("BENCH_TOOLS"):
         tools = os.environ["BENCH_TOOLS"].split(",")
-    parts = set((os.environ.get("BENCH_ONLY") or "books,profile,scaling,compare,archive,library").split(","))
+    parts = set((os.environ.get("BENCH_ONLY") or "books,thumbs,profile,scaling,compare,archive,library").split(","))
     print(f"machine: {os.cpu_count()} CPUs, {open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}")
     if "books" in parts:
         for name in ("manga", "comic"):
@@ -248,6 +270,8 @@ def main():
     if "webp" in parts or "books" in parts:
         webp_corpus()
         bench_book("manga-webp", tools)
+    if "thumbs" in parts:
+        thumbnails(tools)
     if "profile" in parts:
         print("\nMihiraki per-stage profile, ms per spread:")
         for name in ("manga", "comic"):

@@ -15,9 +15,15 @@ enum JPEGPageDecoder: PageFormatDecoder {
             let profile = info.icc.map { Array(UnsafeBufferPointer(start: $0, count: info.icc_size)) }
             let header = PageHeader(format: .jpeg, storedWidth: width, storedHeight: height,
                                     orientation: orientation, isGray: channels == 1)
+            let reduce: (Int, Int) throws -> (width: Int, height: Int) = { minWidth, minHeight in
+                var reducedWidth: UInt32 = 0, reducedHeight: UInt32 = 0
+                guard mh_jpeg_reduce(reader, UInt32(minWidth), UInt32(minHeight), &reducedWidth, &reducedHeight,
+                                     &error) == MH_OK else { throw CodecError(error) }
+                return (Int(reducedWidth), Int(reducedHeight))
+            }
             guard Int(info.color_model) == Int(MH_JPEG_CMYK) else {
                 return try body(PageDecoder.OpenedPage(header: header, channels: channels, streams: true,
-                                                       profile: profile) { row in
+                                                       profile: profile, reduce: reduce) { row in
                     guard mh_jpeg_read_row(reader, row, &error) == MH_OK else { throw CodecError(error) }
                 })
             }

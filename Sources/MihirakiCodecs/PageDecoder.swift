@@ -60,14 +60,25 @@ public enum PageDecoder {
     /// `width × channels` bytes. Pages with an EXIF rotation or interlacing
     /// are decoded whole first and then handed out the same way.
     ///
+    /// - Parameter atLeast: shrink-on-load: the page may be decoded smaller
+    ///   than stored, down to this upright size but never below it, where its
+    ///   format allows (JPEG's DCT scaling); `nil` decodes at full size. The
+    ///   pixel limit applies to the size the header claims.
     /// - Throws: `CodecError` from the header, the pixel limit or any row.
     public static func withRows<T>(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels, colorManage: Bool = true,
+                                   atLeast: (width: Int, height: Int)? = nil,
                                    _ body: (_ width: Int, _ height: Int, _ channels: Int,
                                             _ nextRow: (UnsafeMutablePointer<UInt8>) throws -> Void) throws -> T) throws -> T {
         try open(bytes, maxPixels: maxPixels) { opened in
-            let page = colorManage ? opened.colorManaged() : opened
+            try checkPixelLimit(width: opened.header.storedWidth, height: opened.header.storedHeight, maxPixels: maxPixels)
+            var page = opened
+            if let atLeast {
+                let swaps = ExifOrientation.swapsAxes(opened.header.orientation)
+                page = try page.reduced(toAtLeast: swaps ? atLeast.height : atLeast.width,
+                                        swaps ? atLeast.width : atLeast.height)
+            }
+            if colorManage { page = page.colorManaged() }
             let header = page.header
-            try checkPixelLimit(width: header.storedWidth, height: header.storedHeight, maxPixels: maxPixels)
             if page.streams && header.orientation == 1 {
                 return try body(header.width, header.height, page.channels, page.readRow)
             }
@@ -116,7 +127,7 @@ public enum PageDecoder {
 
     /// An open decoder: the header is read, the pixels not yet.
     package struct OpenedPage {
-        let header: PageHeader
+        private(set) var header: PageHeader
         /// Samples per pixel as delivered (CMYK is delivered as RGB).
         let channels: Int
         /// Rows can be read one at a time (not an interlaced PNG).
@@ -125,14 +136,31 @@ public enum PageDecoder {
         let readRow: (UnsafeMutablePointer<UInt8>) throws -> Void
         /// The embedded ICC profile, when the file has one.
         var profile: [UInt8]? = nil
+        /// Shrink-on-load, for formats that can: asks the decoder, before the
+        /// first row, for the smallest size it offers that is at least the
+        /// given stored width and height, and returns the size it will deliver.
+        var reduce: ((Int, Int) throws -> (width: Int, height: Int))? = nil
 
         init(header: PageHeader, channels: Int, streams: Bool, profile: [UInt8]? = nil,
+             reduce: ((Int, Int) throws -> (width: Int, height: Int))? = nil,
              readRow: @escaping (UnsafeMutablePointer<UInt8>) throws -> Void) {
             self.header = header
             self.channels = channels
             self.streams = streams
             self.profile = profile
+            self.reduce = reduce
             self.readRow = readRow
+        }
+
+        /// The page decoded at the smallest size its format offers that is at
+        /// least `width × height` (stored orientation); itself when the format
+        /// offers none or the page is not larger than that.
+        func reduced(toAtLeast width: Int, _ height: Int) throws -> OpenedPage {
+            guard let reduce, width < header.storedWidth || height < header.storedHeight else { return self }
+            var page = self
+            (page.header.storedWidth, page.header.storedHeight) = try reduce(max(width, 1), max(height, 1))
+            page.reduce = nil
+            return page
         }
         /// A page whose format is decoded whole: `decode` fills a buffer of
         /// stored rows (`stride` bytes each) on the first row asked for, which

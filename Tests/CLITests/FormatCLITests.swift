@@ -147,4 +147,25 @@ struct FormatCLITests {
         let compare = try mihiraki(["compare", folder.path + "/golden", folder.path + "/now"])
         #expect(compare.status == 1 && compare.stdout.contains("spread-002.\(ext)"), "\(compare.stdout)\(compare.stderr)")
     }
+
+    /// libjpeg-turbo picks SIMD code by CPU; JSIMD_FORCENONE makes it use its
+    /// plain C paths, as a CPU without SSE2/AVX2 would. Shrink-on-load (the
+    /// scaled IDCTs and upsampling) must give the same bytes either way.
+    @Test("Thumbnails decoded at reduced scale are the same bytes with and without libjpeg-turbo's SIMD code")
+    func sameBytesWithoutSIMD() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for (name, environment) in [("simd", [String: String]()), ("plain", ["JSIMD_FORCENONE": "1"])] {
+            let run = try mihiraki(["render", sample, "-o", folder.path + "/" + name, "--size", "x200", "--quiet"],
+                                   environment: environment)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/simd/sample-book").sorted()
+        #expect(names.count == 9)
+        for name in names {
+            let a = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/simd/sample-book/" + name))
+            let b = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/plain/sample-book/" + name))
+            #expect(a == b, "\(name)")
+        }
+    }
 }

@@ -12,8 +12,8 @@ func mihirakiPath() throws -> String {
 }
 
 /// Runs the built `mihiraki` executable, as a user would.
-func mihiraki(_ arguments: [String]) throws -> Run {
-    try runTool(try mihirakiPath(), arguments)
+func mihiraki(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+    try runTool(try mihirakiPath(), arguments, environment: environment)
 }
 
 /// Starts the built `mihiraki` without waiting for it.

@@ -9,10 +9,14 @@ public struct Run: Sendable {
 
 /// Runs a program to completion, capturing its output and status: the built
 /// `mihiraki`, or a real tool the tests use beside it (bsdtar, python3, chromium).
-public func runTool(_ executable: String, _ arguments: [String]) throws -> Run {
+/// `environment` adds to (or overrides) this process's variables.
+public func runTool(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Run {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

@@ -104,6 +104,11 @@ mh_jpeg_reader *mh_jpeg_open(const void *data, size_t size, mh_jpeg_info *info, 
 /// truncated page must not come out silently grey), except the harmless ones
 /// listed in the implementation.
 int mh_jpeg_read_row(mh_jpeg_reader *reader, void *row, mh_error *error);
+/// Shrink-on-load: before the first row, asks libjpeg's DCT scaling for the
+/// smallest of 1/8, 1/4, 1/2 and 1 that is still at least `min_width` ×
+/// `min_height`, and reports the size the rows will then have.
+int mh_jpeg_reduce(mh_jpeg_reader *reader, uint32_t min_width, uint32_t min_height, uint32_t *width,
+                   uint32_t *height, mh_error *error);
 void mh_jpeg_close(mh_jpeg_reader *reader);
 
 // MARK: WebP, GIF, AVIF and JPEG XL reading

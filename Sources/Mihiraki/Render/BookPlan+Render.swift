@@ -86,7 +86,11 @@ extension BookPlan {
         let start = timer.now()
         var decoding: UInt64 = 0
         try MihirakiError.wrapping(path: book.displayPath(file)) {
-            try PageDecoder.withRows(bytes, maxPixels: options.maxPixels, colorManage: options.colorManage) { width, height, pageChannels, nextRow in
+            // Shrink-on-load: decoding at twice the drawn size leaves the
+            // Lanczos pass all the detail the rectangle can show.
+            let atLeast = (width: 2 * max(rect.width, 1), height: 2 * max(rect.height, 1))
+            try PageDecoder.withRows(bytes, maxPixels: options.maxPixels, colorManage: options.colorManage,
+                                     atLeast: atLeast) { width, height, pageChannels, nextRow in
                 let inside = rect.x >= 0 && rect.y >= 0 && rect.width > 0 && rect.height > 0
                     && rect.x + rect.width <= canvas.width && rect.y + rect.height <= canvas.height
                 var decoded = [UInt8](repeating: 0, count: width * pageChannels + LanczosResampler.rowSlack)
