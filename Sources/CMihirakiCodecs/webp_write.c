@@ -16,11 +16,36 @@ static const char *webp_error_text(WebPEncodingError code) {
     }
 }
 
+/// Lossy WebP of a gray spread, without expanding it to RGB first: VP8
+/// stores limited-range BT.601 luma, so each gray value goes through the
+/// luma row of libwebp's own RGB-to-YUV matrix (coefficients 16839 + 33059 +
+/// 6420 = 56318, 16 bits of fraction, +16 offset); chroma of a gray pixel is
+/// exactly 128. The bytes equal those of importing the same spread as RGB.
+static int import_gray(WebPPicture *picture, const uint8_t *pixels, size_t stride) {
+    picture->use_argb = 0;
+    picture->colorspace = WEBP_YUV420;
+    if (!WebPPictureAlloc(picture)) return 0;
+    uint8_t luma[256];
+    for (int g = 0; g < 256; g++) luma[g] = (uint8_t)((56318 * g + (1 << 15) + (16 << 16)) >> 16);
+    for (int y = 0; y < picture->height; y++) {
+        const uint8_t *src = pixels + (size_t)y * stride;
+        uint8_t *dst = picture->y + (size_t)y * picture->y_stride;
+        for (int x = 0; x < picture->width; x++) dst[x] = luma[src[x]];
+    }
+    int chroma_height = (picture->height + 1) / 2, chroma_width = (picture->width + 1) / 2;
+    for (int y = 0; y < chroma_height; y++) {
+        memset(picture->u + (size_t)y * picture->uv_stride, 128, (size_t)chroma_width);
+        memset(picture->v + (size_t)y * picture->uv_stride, 128, (size_t)chroma_width);
+    }
+    return 1;
+}
+
 int mh_webp_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int quality,
                    int lossless, mh_buffer *out, mh_error *error) {
     mh_set_error(error, MH_OK, "");
-    if (pixels == NULL || out == NULL || (channels != 3 && channels != 4) || quality < 1 || quality > 100) {
-        mh_set_error(error, MH_ERR_USAGE, "WebP is written from 3 or 4 channels, quality 1-100");
+    if (pixels == NULL || out == NULL || channels < 1 || channels == 2 || channels > 4 || (channels == 1 && lossless) ||
+        quality < 1 || quality > 100) {
+        mh_set_error(error, MH_ERR_USAGE, "WebP is written from gray (lossy only), RGB or RGBA, quality 1-100");
         return MH_ERR_USAGE;
     }
     if (width == 0 || height == 0 || width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
@@ -45,8 +70,14 @@ int mh_webp_encode(const void *pixels, uint32_t width, uint32_t height, size_t s
     WebPMemoryWriterInit(&writer);
     picture.writer = WebPMemoryWrite;
     picture.custom_ptr = &writer;
-    int imported = channels == 4 ? WebPPictureImportRGBA(&picture, (const uint8_t *)pixels, (int)stride)
-                                 : WebPPictureImportRGB(&picture, (const uint8_t *)pixels, (int)stride);
+    int imported;
+    if (channels == 1) {
+        imported = import_gray(&picture, (const uint8_t *)pixels, stride);
+    } else if (channels == 4) {
+        imported = WebPPictureImportRGBA(&picture, (const uint8_t *)pixels, (int)stride);
+    } else {
+        imported = WebPPictureImportRGB(&picture, (const uint8_t *)pixels, (int)stride);
+    }
     int status = MH_OK;
     if (!imported) {
         mh_set_error(error, MH_ERR_NOMEM, "out of memory");

@@ -1,11 +1,11 @@
 import CMihirakiCodecs
 import MihirakiRaster
 
-/// WebP spreads through libwebp. WebP has no gray layout: gray spreads are
-/// written as RGB (lossy WebP stores them as 4:2:0 with flat chroma).
+/// WebP spreads through libwebp. WebP has no gray layout: lossy gray
+/// spreads go straight to luma with neutral chroma; lossless ones as RGB.
 enum WebPSpreadEncoder: SpreadFormatEncoder {
     static func encode(_ image: PixelBuffer, with encoding: SpreadEncoding) throws -> [UInt8] {
-        let source = image.channels == 1 ? image.prepared(forCanvasChannels: 3, over: .black) : image
+        let source = image.channels == 1 && encoding.lossless ? image.prepared(forCanvasChannels: 3, over: .black) : image
         return try SpreadEncoder.run({ pixels, buffer, error in
             mh_webp_encode(pixels, UInt32(source.width), UInt32(source.height), source.rowBytes, Int32(source.channels),
                            Int32(encoding.quality), encoding.lossless ? 1 : 0, &buffer, &error)

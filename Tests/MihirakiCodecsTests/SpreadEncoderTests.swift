@@ -67,6 +67,13 @@ struct SpreadEncoderTests {
         }
     }
 
+    @Test("A gray spread written as lossy WebP is the same bytes as the same spread given as RGB")
+    func webpGrayEqualsRGB() throws {
+        let gray = try Self.pagePiece(gray: true)
+        let rgb = gray.prepared(forCanvasChannels: 3, over: .black)
+        #expect(try SpreadEncoder.encode(gray, with: Self.encoding(.webp)) == SpreadEncoder.encode(rgb, with: Self.encoding(.webp)))
+    }
+
     @Test("File extensions, and what a format cannot hold")
     func formatFacts() {
         #expect(SpreadFormat.allCases.map(\.fileExtension) == ["png", "jpg", "webp", "avif"])

@@ -206,7 +206,7 @@ int mh_png_encode_deflate(const void *pixels, uint32_t width, uint32_t height, s
 /// (1–100): optimised Huffman tables, 4:2:0 chroma, integer DCT.
 int mh_jpeg_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int quality,
                    mh_buffer *out, mh_error *error);
-/// Encodes RGB (3 channels) or straight RGBA (4) as WebP, lossy at `quality`
+/// Encodes gray (1 channel, lossy only), RGB (3) or straight RGBA (4) as WebP, lossy at `quality`
 /// or lossless (`quality` is then the effort), single-threaded.
 int mh_webp_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int quality,
                    int lossless, mh_buffer *out, mh_error *error);
