@@ -3,5 +3,5 @@
 // the pattern of the version symbols Apple's frameworks export.)
 public enum MihirakiRelease {
     /// `major.minor.patch`, as `mihiraki --version` prints it.
-    public static let version = "0.2.0"
+    public static let version = "0.3.0"
 }
