@@ -29,6 +29,9 @@ public struct BookPlan: Sendable {
     let entries: [Entry]
     /// The canvas in pixels.
     let canvas: (width: Int, height: Int)
+    /// What ComicInfo said, kept to impose the same pages with other options.
+    private let doublePages: Set<Int>
+    private let frontCover: Bool
 
     /// The direction used, after `auto` is resolved.
     var direction: ReadingDirection { decisions.direction }
@@ -71,6 +74,22 @@ public struct BookPlan: Sendable {
                   options: options)
     }
 
+    /// The same book imposed with other options, from the headers this plan
+    /// already read: no page is opened (the server plans every request this way).
+    /// - Throws: ``MihirakiError``: `.usage` for invalid options, `.tooLarge`
+    ///   for a page over the new pixel limit.
+    package func replanned(with options: LayoutOptions) throws -> BookPlan {
+        try options.validate()
+        for (page, header) in zip(pages, headers) {
+            try MihirakiError.wrapping(path: book.displayPath(page)) {
+                try PageDecoder.checkPixelLimit(width: header.storedWidth, height: header.storedHeight,
+                                                maxPixels: options.maxPixels)
+            }
+        }
+        return BookPlan(book: book, pages: pages, headers: headers, doublePages: doublePages, frontCover: frontCover,
+                        deleted: decisions.deleted, options: options)
+    }
+
     /// Imposes a book whose page headers are already known.
     ///
     /// - Parameters:
@@ -85,6 +104,8 @@ public struct BookPlan: Sendable {
         self.pages = pages
         self.headers = headers
         self.canvas = options.canvas
+        self.doublePages = doublePages
+        self.frontCover = frontCover
 
         let direction: ReadingDirection, directionOrigin: Origin
         switch (options.direction, book.comicInfo?.direction) {

@@ -6,7 +6,7 @@ import MihirakiCore
 /// `--incremental` skips a book whose manifest records the same one. Content
 /// decides, never a time stamp: a page replaced by another of the same size
 /// and modification time has another CRC.
-enum Fingerprint {
+package enum Fingerprint {
     /// 16 hexadecimal digits (FNV-1a, 64 bits, over the inputs listed above).
     static func of(_ plan: BookPlan, run: RunOptions) throws -> String {
         try of(plan.book, options: plan.options, run: run)
@@ -17,9 +17,30 @@ enum Fingerprint {
         var hash = FNV1a()
         hash.add("mihiraki \(MihirakiRelease.version)\n")
         hash.add(describe(options) + " contact-sheet=\(run.contactSheet)\n")
+        try addContent(of: book, to: &hash)
+        return hash.hex
+    }
+
+    /// The content part alone: changes exactly when a page or ComicInfo.xml
+    /// changes, whatever the options (the server computes it once per book).
+    package static func content(of book: Book) throws -> String {
+        var hash = FNV1a()
+        try addContent(of: book, to: &hash)
+        return hash.hex
+    }
+
+    /// An HTTP entity tag for one spread file: the book's content, the
+    /// options (the format among them) and Mihiraki's release.
+    package static func entityTag(content: String, options: LayoutOptions, spread: Int) -> String {
+        var hash = FNV1a()
+        hash.add("mihiraki \(MihirakiRelease.version)\n" + describe(options) + "\n\(content) \(spread)")
+        return "\"" + hash.hex + "\""
+    }
+
+    private static func addContent(of book: Book, to hash: inout FNV1a) throws {
         if let (size, crc) = try book.storage.wholeChecksum() {
             hash.add("book\t\(size)\t\(crc)\n")
-            return hash.hex
+            return
         }
         for image in book.images {
             let (size, crc) = try book.storage.checksum(image.source)
@@ -29,11 +50,10 @@ enum Fingerprint {
             let (size, crc) = try book.storage.checksum(comicInfo)
             hash.add("ComicInfo.xml\t\(size)\t\(crc)\n")
         }
-        return hash.hex
     }
 
     /// Every option that can change a byte of the output, in a fixed order.
-    static func describe(_ options: LayoutOptions) -> String {
+    package static func describe(_ options: LayoutOptions) -> String {
         [
             "size=\(options.size)", "layout=\(options.layout.rawValue)",
             "direction=\(options.direction?.rawValue ?? "auto")", "cover=\(options.cover?.rawValue ?? "auto")",
