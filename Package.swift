@@ -10,6 +10,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // Every image library call lives here; setjmp/longjmp never leave C.
@@ -32,11 +36,22 @@ let package = Package(
         // own public API and the types Exports.swift names reach a client; the
         // inner modules share the rest with `package` access.
         .target(name: "Mihiraki", dependencies: ["MihirakiCore", "MihirakiRaster", "MihirakiCodecs", "ZIPFoundation"]),
-        // The command-line tool, a thin layer over the library (MihirakiRaster only
-        // for the process-wide allocator setting a library must not impose).
+        // `mihiraki serve`: spreads over HTTP. Hummingbird and swift-nio stay in
+        // this module; the library and its clients never build them.
+        .target(
+            name: "MihirakiServer",
+            dependencies: ["Mihiraki", .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+        // The command-line tool, a thin layer over the library and the server
+        // (MihirakiRaster only for the process-wide allocator setting a library
+        // must not impose).
         .executableTarget(
             name: "mihiraki",
-            dependencies: ["Mihiraki", "MihirakiRaster", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Mihiraki", "MihirakiServer", "MihirakiRaster",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // A JPEG writer for test fixtures: Mihiraki itself never writes JPEG.
         .target(name: "CMihirakiFixtureCodecs", path: "Tests/CMihirakiFixtureCodecs",

@@ -9,9 +9,9 @@ import Glibc
 struct MihirakiCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mihiraki",
-        abstract: "Turn the pages of a book into two-page PNG spreads.",
+        abstract: "Turn the pages of a book into two-page spreads.",
         version: MihirakiRelease.version,
-        subcommands: [RenderCommand.self, PlanCommand.self, CompareCommand.self])
+        subcommands: [RenderCommand.self, PlanCommand.self, CompareCommand.self, ServeCommand.self])
 }
 
 // A full disk or a file-size limit must be an error line, not a signal.

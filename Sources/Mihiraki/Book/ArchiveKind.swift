@@ -1,6 +1,9 @@
 /// Which reader an archive file needs, told from its first bytes; the name
 /// decides only when the bytes say nothing Mihiraki knows.
-enum ArchiveKind {
+package enum ArchiveKind {
+    /// File extensions of the archives Mihiraki reads as books.
+    package static let fileExtensions: Set<String> = ["cbz", "zip", "cbr", "rar", "cb7", "7z", "cbt", "tar"]
+
     /// ZIP (`.cbz`): read in place, entry by entry, with ZIPFoundation.
     case zip
     /// RAR, 7z, tar (`.cbr`, `.cb7`, `.cbt`): read front to back with libarchive.
@@ -17,6 +20,7 @@ enum ArchiveKind {
             self = .sequential
         } else {
             let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+            guard Self.fileExtensions.contains(ext) else { return nil }
             switch ext {
             case "cbz", "zip": self = .zip
             case "cbr", "rar", "cb7", "7z", "cbt", "tar": self = .sequential

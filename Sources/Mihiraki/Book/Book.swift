@@ -44,13 +44,23 @@ public struct Book: Sendable {
     ///
     /// - Throws: `MihirakiError` if the book cannot be read or holds no images.
     public static func load(_ path: String) throws -> Book {
+        try load(path, confinedTo: nil)
+    }
+
+    /// ``load(_:)`` for a server: with `root` (resolved), the book and every
+    /// page must really be inside it — a symbolic link that leaves it is
+    /// refused (the book) or skipped (a page).
+    package static func load(_ path: String, confinedTo root: String?) throws -> Book {
         let (trimmed, fileName) = Self.trimmed(path)
+        if let root, !FileSystem.isInside(trimmed, root) {
+            throw MihirakiError(.badBook, path: path, "leaves the served folder (a symbolic link outside it)")
+        }
         let storage: any BookSource
         let kind = FileSystem.kind(trimmed)
         let outputName = Self.outputName(fileName: fileName, isFolder: kind == .directory)
         switch kind {
         case .directory:
-            storage = FolderSource(root: trimmed)
+            storage = FolderSource(root: trimmed, confinement: root)
         case .file:
             let head = (try? FileSystem.readPrefix(trimmed, count: 512)) ?? []
             switch ArchiveKind(head: head, name: fileName) {
@@ -144,7 +154,7 @@ public struct Book: Sendable {
     /// - Parameter page: one of ``images``.
     public func displayPath(_ page: PageFile) -> String { storage.displayPath(page.source) }
 
-    static func isImageName(_ name: String) -> Bool {
+    package static func isImageName(_ name: String) -> Bool {
         guard let dot = name.lastIndex(of: ".") else { return false }
         return imageExtensions.contains(name[name.index(after: dot)...].lowercased())
     }

@@ -3,6 +3,10 @@ import MihirakiCodecs
 /// A book that is a folder on disk; sub-folders are walked.
 struct FolderSource: BookSource {
     let root: String
+    /// When set (the server's ROOT, resolved), a file or folder whose real
+    /// path is outside it — a symbolic link out of the served tree — is
+    /// skipped when listing and refused when read.
+    var confinement: String? = nil
 
     func listFiles() throws -> [String] {
         var files: [String] = []
@@ -13,6 +17,7 @@ struct FolderSource: BookSource {
     private func walk(_ folder: String, prefix: String, into files: inout [String]) throws {
         for name in try FileSystem.list(folder) {
             let path = folder + "/" + name
+            if let confinement, !FileSystem.isInside(path, confinement) { continue }
             switch FileSystem.kind(path) {
             case .directory: try walk(path, prefix: prefix + name + "/", into: &files)
             case .file: files.append(prefix + name)
@@ -21,7 +26,16 @@ struct FolderSource: BookSource {
         }
     }
 
-    func read(_ relativePath: String) throws -> [UInt8] { try FileSystem.read(displayPath(relativePath)) }
+    func read(_ relativePath: String) throws -> [UInt8] { try FileSystem.read(try confined(relativePath)) }
+
+    /// The file's path, after checking that it stays inside the confinement.
+    private func confined(_ relativePath: String) throws -> String {
+        let path = displayPath(relativePath)
+        if let confinement, !FileSystem.isInside(path, confinement) {
+            throw MihirakiError(.io, path: path, "leaves the served folder (a symbolic link outside it)")
+        }
+        return path
+    }
 
     func displayPath(_ relativePath: String) -> String { root + "/" + relativePath }
 
@@ -31,6 +45,6 @@ struct FolderSource: BookSource {
     }
 
     func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] {
-        try FileSystem.readPrefix(displayPath(relativePath), count: count)
+        try FileSystem.readPrefix(try confined(relativePath), count: count)
     }
 }

@@ -10,8 +10,21 @@ private let systemRead = Darwin.read
 
 /// The few file operations Mihiraki needs, as POSIX calls with errors that
 /// name the file.
-enum FileSystem {
-    static func errnoText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+package enum FileSystem {
+    package static func errnoText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+
+    /// The path with every symbolic link resolved, or nil when it does not exist.
+    package static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Whether `path`, links resolved, is `folder` (already resolved) or inside it.
+    package static func isInside(_ path: String, _ folder: String) -> Bool {
+        guard let real = realPath(path) else { return false }
+        return real == folder || real.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    }
 
     /// The whole file.
     static func read(_ path: String) throws -> [UInt8] {
@@ -43,9 +56,9 @@ enum FileSystem {
         return bytes
     }
 
-    enum Kind { case file, directory, missing, other }
+    package enum Kind { case file, directory, missing, other }
 
-    static func kind(_ path: String) -> Kind {
+    package static func kind(_ path: String) -> Kind {
         var info = stat()
         guard stat(path, &info) == 0 else { return .missing }
         switch info.st_mode & S_IFMT {
@@ -56,7 +69,7 @@ enum FileSystem {
     }
 
     /// Names in a directory, without `.` and `..`.
-    static func list(_ path: String) throws -> [String] {
+    package static func list(_ path: String) throws -> [String] {
         guard let dir = opendir(path) else {
             throw MihirakiError(.io, path: path, "cannot read folder: \(errnoText())")
         }

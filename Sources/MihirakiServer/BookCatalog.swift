@@ -1,0 +1,150 @@
+import Foundation
+import Mihiraki
+import MihirakiCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The books under ROOT: every folder that holds page images itself (its
+/// sub-folders are its chapters), and every archive (`.cbz`, `.cbr`, `.cb7`,
+/// `.cbt`, …) outside such a folder. Dot-files are skipped; a symbolic link is
+/// followed only when its target is inside ROOT. The list is kept in memory
+/// and scanned again, in the background, once it is older than the refresh
+/// interval; each book carries a signature of its files' sizes and times, so
+/// a changed book is noticed and its cached spreads are never served again.
+final class BookCatalog: @unchecked Sendable {
+    struct Entry: Sendable, Equatable {
+        /// The path relative to ROOT, `/`-separated.
+        var id: String
+        /// The path on disk.
+        var path: String
+        var isArchive: Bool
+        /// Changes whenever a file of the book changes size or time.
+        var signature: String
+    }
+
+    /// ROOT with every link resolved.
+    let root: String
+    private let refreshSeconds: Double
+    private let lock = NSLock()
+    private var byID: [String: Entry] = [:]
+    private var ordered: [Entry] = []
+    private var scannedAt = 0.0
+    private var scanning = false
+
+    /// Scans `root` once, before the server answers anything.
+    init(root: String, refreshSeconds: Double) throws {
+        guard let resolved = FileSystem.realPath(root), FileSystem.kind(resolved) == .directory else {
+            throw MihirakiError(.usage, "\(root): not a folder")
+        }
+        self.root = resolved
+        self.refreshSeconds = refreshSeconds
+        install(Self.scan(resolved))
+    }
+
+    /// Every book, in natural order of their ids.
+    var books: [Entry] {
+        refreshIfStale()
+        lock.lock(); defer { lock.unlock() }
+        return ordered
+    }
+
+    /// The book with this id, or nil.
+    func book(_ id: String) -> Entry? {
+        refreshIfStale()
+        lock.lock(); defer { lock.unlock() }
+        return byID[id]
+    }
+
+    /// Scans the tree again now (tests, and the first request after a change).
+    func rescan() { install(Self.scan(root)) }
+
+    private func install(_ entries: [Entry]) {
+        lock.lock(); defer { lock.unlock() }
+        ordered = entries
+        byID = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        scannedAt = Self.now()
+        scanning = false
+    }
+
+    private func refreshIfStale() {
+        lock.lock()
+        let stale = !scanning && Self.now() - scannedAt >= refreshSeconds
+        if stale { scanning = true }
+        lock.unlock()
+        guard stale else { return }
+        let root = self.root
+        DispatchQueue.global().async { self.install(Self.scan(root)) }
+    }
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    // MARK: Scanning
+
+    private static func scan(_ root: String) -> [Entry] {
+        var entries: [Entry] = []
+        var visited: Set<String> = [root]
+        walk(root, id: "", root: root, visited: &visited, into: &entries)
+        return entries.sorted { NaturalOrder.less($0.id, $1.id) }
+    }
+
+    /// What a folder holds, links outside ROOT and dot-files left out.
+    private static func children(of folder: String, root: String) -> (files: [String], folders: [String]) {
+        var files: [String] = [], folders: [String] = []
+        for name in ((try? FileSystem.list(folder)) ?? []).sorted() where !name.hasPrefix(".") {
+            let path = folder + "/" + name
+            guard FileSystem.isInside(path, root) else { continue }
+            switch FileSystem.kind(path) {
+            case .file: files.append(name)
+            case .directory: folders.append(name)
+            default: continue
+            }
+        }
+        return (files, folders)
+    }
+
+    private static func walk(_ folder: String, id: String, root: String, visited: inout Set<String>,
+                             into entries: inout [Entry]) {
+        let (files, folders) = children(of: folder, root: root)
+        let prefix = id.isEmpty ? "" : id + "/"
+        if !id.isEmpty && files.contains(where: Book.isImageName) {
+            entries.append(Entry(id: id, path: folder, isArchive: false, signature: signature(ofFolder: folder, root: root)))
+            return
+        }
+        for name in files {
+            let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+            guard name.contains("."), ArchiveKind.fileExtensions.contains(ext) else { continue }
+            let path = folder + "/" + name
+            entries.append(Entry(id: prefix + name, path: path, isArchive: true, signature: stamp(path)))
+        }
+        for name in folders {
+            let path = folder + "/" + name
+            guard let real = FileSystem.realPath(path), visited.insert(real).inserted else { continue }
+            walk(path, id: prefix + name, root: root, visited: &visited, into: &entries)
+        }
+    }
+
+    /// Size and modification time of every file in a book folder, sub-folders included.
+    private static func signature(ofFolder folder: String, root: String) -> String {
+        var parts: [String] = []
+        func visit(_ path: String, _ relative: String) {
+            let (files, folders) = children(of: path, root: root)
+            for name in files { parts.append(relative + name + " " + stamp(path + "/" + name)) }
+            for name in folders { visit(path + "/" + name, relative + name + "/") }
+        }
+        visit(folder, "")
+        var hasher = Hasher()
+        hasher.combine(parts)
+        return String(UInt(bitPattern: hasher.finalize()), radix: 16)
+    }
+
+    private static func stamp(_ path: String) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "?" }
+        return "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Mihiraki
+
+/// The HTTP face of ``SpreadService`` (SPEC §7): routes, JSON errors,
+/// caching headers.
+enum Routes {
+    static func router(_ service: SpreadService) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: SafeResponses(service: service))
+        router.get("/") { _, _ in Viewer.page() }
+        router.get("/viewer.js") { _, _ in Viewer.asset(Viewer.script, type: "text/javascript; charset=utf-8") }
+        router.get("/viewer.css") { _, _ in Viewer.asset(Viewer.style, type: "text/css; charset=utf-8") }
+        router.get("/healthz") { _, _ in json(["status": "ok"]) }
+        router.get("/api/books") { _, _ in
+            let books = service.catalog.books.map { entry in
+                ["id": entry.id, "kind": entry.isArchive ? "archive" : "folder",
+                 "url": "/api/books/" + BookID.encode(entry.id)]
+            }
+            return json(["books": books])
+        }
+        router.get("/api/books/:id/manifest") { request, context in
+            let entry = try service.entry(encodedID: try rawParameter("id", context))
+            let options = try SpreadQuery.options(parameters(request), format: nil, maxPixels: service.options.maxPixels)
+            let plan = try await service.plan(entry, options: options).plan
+            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: plan.manifest.json)))
+        }
+        router.get("/api/books/:id/spreads/:file") { request, context in
+            let entry = try service.entry(encodedID: try rawParameter("id", context))
+            let (number, format) = try spreadFile(try rawParameter("file", context))
+            let options = try SpreadQuery.options(parameters(request), format: format, maxPixels: service.options.maxPixels)
+            let answer = try await service.spread(entry, number: number, options: options,
+                                                  ifNoneMatch: request.headers[.ifNoneMatch])
+            switch answer {
+            case .notModified(let etag):
+                return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: cacheControl])
+            case .spread(let bytes, let etag, let format):
+                return Response(status: .ok,
+                                headers: [.contentType: contentType(format), .eTag: etag, .cacheControl: cacheControl],
+                                body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            }
+        }
+        return router
+    }
+
+    /// Spreads may be kept a minute, then revalidated with their ETag (a
+    /// book changed on disk gets a new one).
+    static let cacheControl = "public, max-age=60"
+
+    static func contentType(_ format: SpreadFormat) -> String {
+        switch format {
+        case .png: return "image/png"
+        case .jpeg: return "image/jpeg"
+        case .webp: return "image/webp"
+        case .avif: return "image/avif"
+        }
+    }
+
+    /// `7.png` → (7, .png); anything else is a 404 (no such spread file).
+    static func spreadFile(_ name: Substring) throws -> (Int, SpreadFormat) {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count <= 9, parts[0].allSatisfy(\.isASCII), let number = Int(parts[0]),
+              number >= 1, let format = SpreadFormat(rawValue: parts[1] == "jpg" ? "jpeg" : String(parts[1])),
+              parts[1] != "jpeg" else {
+            throw ServerError(.notFound, "spread files are named N.png, N.jpg, N.webp or N.avif")
+        }
+        return (number, format)
+    }
+
+    /// A route parameter exactly as it came in the request line (still percent-encoded).
+    static func rawParameter(_ name: String, _ context: BasicRequestContext) throws -> Substring {
+        guard let value = context.parameters[name[...]] else { throw ServerError(.notFound, "no such route") }
+        return value
+    }
+
+    /// Query parameters, values percent-decoded once.
+    static func parameters(_ request: Request) -> [(name: String, value: String)] {
+        request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+    }
+
+    static func json(_ object: Any, status: HTTPResponse.Status = .ok) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// Every answer gets `X-Content-Type-Options: nosniff`; every failure
+/// becomes JSON `{"error": …}` with no host path and no stack trace in it.
+struct SafeResponses: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let service: SpreadService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as ServerError {
+            response = Routes.json(["error": service.relative(error.message)], status: error.status)
+            if let seconds = error.retryAfter { response.headers[.retryAfter] = String(seconds) }
+        } catch let error as HTTPResponseError {
+            let status = error.status
+            response = Routes.json(["error": status == .notFound ? "no such route" : status.reasonPhrase], status: status)
+        } catch {
+            response = Routes.json(["error": "internal error"], status: .internalServerError)
+        }
+        response.headers[.xContentTypeOptions] = "nosniff"
+        return response
+    }
+}
+
+extension HTTPField.Name {
+    static let xContentTypeOptions = Self("X-Content-Type-Options")!
+    static let contentSecurityPolicy = Self("Content-Security-Policy")!
+}

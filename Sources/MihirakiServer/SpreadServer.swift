@@ -1,0 +1,26 @@
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// `mihiraki serve`: the books under a folder, over HTTP (SPEC §7).
+public enum SpreadServer {
+    /// Serves until SIGTERM or SIGINT, then finishes the requests in flight
+    /// and returns.
+    /// - Parameter listening: called once the socket is bound, with its address and port.
+    /// - Throws: ``MihirakiError`` when ROOT is not a folder; the socket's error when it cannot bind.
+    public static func run(_ options: ServerOptions, listening: @escaping @Sendable (String, Int) -> Void) async throws {
+        let service = try SpreadService(options: options)
+        var logger = Logger(label: "mihiraki.serve")
+        logger.logLevel = .warning
+        let host = options.host
+        let app = Application(
+            router: Routes.router(service),
+            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(options.idleTimeoutSeconds)))),
+            configuration: .init(address: .hostname(host, port: options.port), serverName: "Mihiraki"),
+            onServerRunning: { channel in listening(host, channel.localAddress?.port ?? options.port) },
+            logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint],
+                                                      logger: logger))
+        try await group.run()
+    }
+}

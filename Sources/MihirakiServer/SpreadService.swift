@@ -1,0 +1,121 @@
+import Foundation
+import Mihiraki
+
+/// What the routes serve, without HTTP: the catalog, plans, spreads and
+/// their caches. A spread is the same library call `render` makes
+/// (``BookPlan/spreadFile(at:)``), so the bytes are the CLI's.
+final class SpreadService: Sendable {
+    /// A book opened once per version of its files: its page headers (as a
+    /// plan with the server's base options) and its content fingerprint.
+    struct OpenedBook: Sendable {
+        var plan: BookPlan
+        var content: String
+    }
+
+    /// What a spread request gets.
+    enum Answer: Sendable {
+        case notModified(etag: String)
+        case spread(bytes: [UInt8], etag: String, format: SpreadFormat)
+    }
+
+    let options: ServerOptions
+    let catalog: BookCatalog
+    private let queue: RenderQueue
+    private let spreads: LRUCache<String, [UInt8]>
+    private let books = LRUCache<String, OpenedBook>(capacity: 256)
+    private let plans = LRUCache<String, BookPlan>(capacity: 1024)
+
+    init(options: ServerOptions) throws {
+        self.options = options
+        catalog = try BookCatalog(root: options.root, refreshSeconds: options.refreshSeconds)
+        queue = RenderQueue(workers: options.jobs, queue: options.queue)
+        spreads = LRUCache(capacity: options.cacheBytes)
+    }
+
+    /// The book for an id from a URL (still encoded).
+    /// - Throws: 400 for a malformed id, 404 for one that names no book.
+    func entry(encodedID: Substring) throws -> BookCatalog.Entry {
+        let id = try BookID.decode(encodedID)
+        guard let entry = catalog.book(id) else { throw ServerError(.notFound, "no book \(id)") }
+        return entry
+    }
+
+    /// The book's plan for these options.
+    func plan(_ entry: BookCatalog.Entry, options: LayoutOptions) async throws -> (plan: BookPlan, content: String) {
+        let opened = try await open(entry)
+        let key = entry.id + "\n" + entry.signature + "\n" + Fingerprint.describe(options)
+        if let plan = plans.value(for: key) { return (plan, opened.content) }
+        let plan = try answering(entry) { try opened.plan.replanned(with: options) }
+        plans.insert(plan, for: key, cost: 1)
+        return (plan, opened.content)
+    }
+
+    /// Spread `number` (1-based) of a book: 304 when `ifNoneMatch` names its
+    /// current entity tag, else the bytes, from the cache or rendered.
+    func spread(_ entry: BookCatalog.Entry, number: Int, options: LayoutOptions, ifNoneMatch: String?) async throws -> Answer {
+        let (plan, content) = try await self.plan(entry, options: options)
+        guard (1...max(plan.spreadCount, 1)).contains(number), plan.spreadCount > 0 else {
+            throw ServerError(.notFound, "\(entry.id) has \(plan.spreadCount) spreads, not \(number)")
+        }
+        let etag = Fingerprint.entityTag(content: content, options: options, spread: number)
+        let format = options.encoding.format
+        if let ifNoneMatch, Self.matches(ifNoneMatch, etag) { return .notModified(etag: etag) }
+        let key = entry.id + "\n" + etag
+        if let bytes = spreads.value(for: key) { return .spread(bytes: bytes, etag: etag, format: format) }
+        let bytes: [UInt8] = try await queue.run(key: key) {
+            try self.answering(entry) { try plan.spreadFile(at: number - 1) }
+        }
+        spreads.insert(bytes, for: key, cost: bytes.count)
+        return .spread(bytes: bytes, etag: etag, format: format)
+    }
+
+    /// Whether an `If-None-Match` value names `etag` (a list, weak tags, or `*`).
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        header.split(separator: ",").contains { item in
+            let tag = item.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == etag || tag == "W/" + etag
+        }
+    }
+
+    /// Opens a book version once: on the render pool (reading headers and
+    /// checksumming pages is blocking work), shared by concurrent requests.
+    private func open(_ entry: BookCatalog.Entry) async throws -> OpenedBook {
+        let key = entry.id + "\n" + entry.signature
+        if let opened = books.value(for: key) { return opened }
+        var defaults = LayoutOptions()
+        defaults.maxPixels = options.maxPixels
+        let base = defaults, root = catalog.root
+        let opened: OpenedBook = try await queue.run(key: "open\n" + key) {
+            try self.answering(entry) {
+                let book = try Book.load(entry.path, confinedTo: root)
+                return OpenedBook(plan: try BookPlan(book: book, options: base), content: try Fingerprint.content(of: book))
+            }
+        }
+        books.insert(opened, for: key, cost: 1)
+        return opened
+    }
+
+    /// Runs library work, turning its errors into answers: a bad option is
+    /// 400, a book or page that cannot be read 422 naming the file relative
+    /// to ROOT, running out of memory 503.
+    private func answering<T>(_ entry: BookCatalog.Entry, _ work: () throws -> T) throws -> T {
+        do {
+            return try work()
+        } catch let error as MihirakiError {
+            let text = relative(error.description)
+            switch error.code {
+            case .usage: throw ServerError(.badRequest, text)
+            case .outOfMemory: throw ServerError(.serviceUnavailable, text, retryAfter: 5)
+            default: throw ServerError(.unprocessableContent, text)
+            }
+        }
+    }
+
+    /// A message with ROOT taken out of every path in it.
+    func relative(_ text: String) -> String {
+        var result = text.replacingOccurrences(of: catalog.root + "/", with: "")
+        let given = options.root.hasSuffix("/") ? options.root : options.root + "/"
+        result = result.replacingOccurrences(of: given, with: "")
+        return result.replacingOccurrences(of: catalog.root, with: ".")
+    }
+}

@@ -1,0 +1,158 @@
+import Hummingbird
+
+/// The spread viewer at `/`: pick a book, flip its spreads with the buttons
+/// or the arrow keys (which follow the book's reading direction: in a
+/// right-to-left book the left arrow moves forward), sized to the window,
+/// the next spread preloaded, the position in the URL (`#book=…&spread=N`).
+/// Plain HTML, CSS and JavaScript served from the binary; the
+/// Content-Security-Policy allows nothing but this server.
+enum Viewer {
+    static let policy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+    static func page() -> Response {
+        var response = asset(html, type: "text/html; charset=utf-8")
+        response.headers[.contentSecurityPolicy] = policy
+        return response
+    }
+
+    static func asset(_ text: String, type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
+                 body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static let html = """
+    <!doctype html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>Mihiraki</title>
+    <link rel="stylesheet" href="/viewer.css">
+    <script src="/viewer.js" defer></script>
+    </head>
+    <body>
+    <header>
+      <select id="book" aria-label="Book"></select>
+      <span id="position"></span>
+      <span id="message" role="status"></span>
+    </header>
+    <main>
+      <button id="left" type="button" aria-label="Left">&#8249;</button>
+      <img id="spread" alt="">
+      <button id="right" type="button" aria-label="Right">&#8250;</button>
+    </main>
+    </body>
+    </html>
+
+    """
+
+    static let style = """
+    html, body { margin: 0; height: 100%; background: #202020; color: #eee; font: 14px system-ui, sans-serif; }
+    body { display: flex; flex-direction: column; }
+    header { display: flex; gap: 12px; align-items: center; padding: 6px 10px; height: 28px; }
+    select { max-width: 60vw; }
+    #message { color: #f99; }
+    main { flex: 1; display: flex; align-items: center; justify-content: center; min-height: 0; }
+    #spread { max-width: calc(100vw - 96px); max-height: calc(100vh - 44px); }
+    button { width: 40px; height: 80px; margin: 0 4px; font-size: 32px; background: #333; color: #eee;
+             border: 0; border-radius: 6px; cursor: pointer; }
+    button:disabled { opacity: 0.3; cursor: default; }
+
+    """
+
+    static let script = """
+    "use strict";
+    const $ = (id) => document.getElementById(id);
+    const state = { book: null, spreads: 0, spread: 1, direction: "ltr", size: "" };
+
+    function canvasSize() {
+      const ratio = Math.min(window.devicePixelRatio || 1, 2);
+      const w = Math.max(64, Math.min(4096, Math.round((window.innerWidth - 96) * ratio)));
+      const h = Math.max(64, Math.min(4096, Math.round((window.innerHeight - 44) * ratio)));
+      return w + "x" + h;
+    }
+    const bookURL = (id) => "/api/books/" + encodeURIComponent(id);
+    const spreadURL = (n) => bookURL(state.book) + "/spreads/" + n + ".webp?size=" + state.size;
+
+    function readHash() {
+      const params = new URLSearchParams(location.hash.slice(1));
+      return { book: params.get("book"), spread: parseInt(params.get("spread") || "1", 10) || 1 };
+    }
+    function writeHash() {
+      const params = new URLSearchParams({ book: state.book, spread: String(state.spread) });
+      history.replaceState(null, "", "#" + params.toString());
+    }
+
+    function show(n) {
+      if (!state.book || state.spreads === 0) return;
+      state.spread = Math.min(Math.max(1, n), state.spreads);
+      const img = $("spread");
+      img.src = spreadURL(state.spread);
+      img.alt = "Spread " + state.spread + " of " + state.spreads;
+      img.dataset.spread = String(state.spread);
+      $("position").textContent = state.spread + " / " + state.spreads;
+      // The arrow that moves forward is on the reading side: right for ltr, left for rtl.
+      const forward = state.direction === "rtl" ? "left" : "right";
+      const back = forward === "left" ? "right" : "left";
+      $(forward).disabled = state.spread >= state.spreads;
+      $(back).disabled = state.spread <= 1;
+      $(forward).title = "Next"; $(back).title = "Previous";
+      if (state.spread < state.spreads) new Image().src = spreadURL(state.spread + 1);
+      writeHash();
+    }
+    function step(side) {
+      const forward = state.direction === "rtl" ? "left" : "right";
+      show(state.spread + (side === forward ? 1 : -1));
+    }
+
+    async function openBook(id, spread) {
+      state.book = id;
+      state.size = canvasSize();
+      $("message").textContent = "";
+      try {
+        const answer = await fetch(bookURL(id) + "/manifest?size=" + state.size);
+        const manifest = await answer.json();
+        if (!answer.ok) throw new Error(manifest.error || answer.statusText);
+        state.spreads = manifest.spreads.length;
+        state.direction = manifest.direction;
+        document.body.dataset.direction = manifest.direction;
+        show(spread);
+      } catch (error) {
+        state.spreads = 0;
+        $("message").textContent = String(error.message || error);
+      }
+    }
+
+    async function start() {
+      const answer = await fetch("/api/books");
+      const list = (await answer.json()).books || [];
+      const select = $("book");
+      for (const book of list) {
+        const option = document.createElement("option");
+        option.value = book.id;
+        option.textContent = book.id;
+        select.appendChild(option);
+      }
+      const wanted = readHash();
+      const first = list.some((b) => b.id === wanted.book) ? wanted.book : (list[0] || {}).id;
+      if (!first) { $("message").textContent = "No books here."; return; }
+      select.value = first;
+      select.addEventListener("change", () => openBook(select.value, 1));
+      $("left").addEventListener("click", () => step("left"));
+      $("right").addEventListener("click", () => step("right"));
+      document.addEventListener("keydown", (event) => {
+        if (event.key === "ArrowLeft") step("left");
+        if (event.key === "ArrowRight") step("right");
+      });
+      let resizing = 0;
+      window.addEventListener("resize", () => {
+        clearTimeout(resizing);
+        resizing = setTimeout(() => { if (canvasSize() !== state.size) openBook(state.book, state.spread); }, 250);
+      });
+      await openBook(first, first === wanted.book ? wanted.spread : 1);
+    }
+    start();
+
+    """
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import Mihiraki
+import MihirakiServer
+
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the books under ROOT over HTTP: spreads in any size and format, manifests, and a viewer.",
+        discussion: """
+        Prints one line with the address once it listens; stops on SIGTERM or SIGINT after \
+        answering the requests in flight. Routes: /, /healthz, /api/books, /api/books/ID/manifest, \
+        /api/books/ID/spreads/N.png (or .jpg, .webp, .avif) with the layout options as query parameters.
+        """)
+
+    @Argument(help: "The folder of books (folders of page images and archives, found recursively).")
+    var root: String
+
+    @Option(help: "Address to bind.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on; 0 picks a free one.")
+    var port = 8080
+
+    @Option(help: "Renders at once (default: all cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: ArgumentHelp("Renders waiting beyond the running ones before answering 503 (default: 4 per job).", valueName: "N"))
+    var queue: Int?
+
+    @Option(name: .customLong("cache-mb"), help: ArgumentHelp("Memory for rendered spreads, in MiB.", valueName: "MB"))
+    var cacheMB = 256
+
+    @Option(name: .customLong("max-pixels"), help: ArgumentHelp("Refuse pages and canvases with more pixels than this.", valueName: "N"))
+    var maxPixels: Int = LayoutOptions().maxPixels
+
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a connection silent for this many seconds.", valueName: "S"))
+    var idleTimeout = 30
+
+    func run() throws {
+        guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 256") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard cacheMB >= 0, cacheMB <= 1 << 20 else { throw ValidationError("--cache-mb must be between 0 and 1048576") }
+        guard maxPixels >= 1, idleTimeout >= 1 else { throw ValidationError("--max-pixels and --idle-timeout must be positive") }
+        var options = ServerOptions(root: root)
+        options.host = host
+        options.port = port
+        options.jobs = jobs
+        options.queue = queue ?? 4 * jobs
+        guard options.queue >= 0 else { throw ValidationError("--queue must be at least 0") }
+        options.cacheBytes = cacheMB << 20
+        options.maxPixels = maxPixels
+        options.idleTimeoutSeconds = idleTimeout
+        let outcome = Outcome()
+        let finished = DispatchSemaphore(value: 0)
+        let root = self.root
+        Task.detached {
+            do {
+                try await SpreadServer.run(options) { host, port in
+                    FileHandle.standardOutput.write(Data("mihiraki: serving \(root) at http://\(host):\(port)/\n".utf8))
+                }
+            } catch {
+                outcome.error = error
+            }
+            finished.signal()
+        }
+        finished.wait()
+        if let error = outcome.error { throw error }
+    }
+
+    /// How the server ended, handed from its task to the waiting main thread.
+    private final class Outcome: @unchecked Sendable {
+        var error: (any Error)?
+    }
+}
