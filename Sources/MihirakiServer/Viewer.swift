@@ -66,12 +66,15 @@ enum Viewer {
     const $ = (id) => document.getElementById(id);
     const state = { book: null, spreads: 0, spread: 1, direction: "ltr", size: "" };
 
-    function canvasSize() {
+    // The room for a spread, in device pixels.
+    function room() {
       const ratio = Math.min(window.devicePixelRatio || 1, 2);
-      const w = Math.max(64, Math.min(4096, Math.round((window.innerWidth - 96) * ratio)));
-      const h = Math.max(64, Math.min(4096, Math.round((window.innerHeight - 44) * ratio)));
-      return w + "x" + h;
+      return {
+        w: Math.max(64, Math.min(4096, Math.round((window.innerWidth - 96) * ratio))),
+        h: Math.max(64, Math.min(4096, Math.round((window.innerHeight - 44) * ratio))),
+      };
     }
+    const roomKey = () => { const r = room(); return r.w + "x" + r.h; };
     const bookURL = (id) => "/api/books/" + encodeURIComponent(id);
     const spreadURL = (n) => bookURL(state.book) + "/spreads/" + n + ".webp?size=" + state.size;
 
@@ -106,14 +109,27 @@ enum Viewer {
       show(state.spread + (side === forward ? 1 : -1));
     }
 
+    async function fetchManifest(size) {
+      const answer = await fetch(bookURL(state.book) + "/manifest?size=" + size);
+      const body = await answer.json();
+      if (!answer.ok) throw new Error(body.error || answer.statusText);
+      return body;
+    }
+
+    // The spread's own aspect at the window's height, or at its width when
+    // that is too wide: no bars around the pages.
     async function openBook(id, spread) {
       state.book = id;
-      state.size = canvasSize();
+      state.room = roomKey();
       $("message").textContent = "";
       try {
-        const answer = await fetch(bookURL(id) + "/manifest?size=" + state.size);
-        const manifest = await answer.json();
-        if (!answer.ok) throw new Error(manifest.error || answer.statusText);
+        const r = room();
+        state.size = "x" + r.h;
+        let manifest = await fetchManifest(state.size);
+        if (manifest.canvas.width > r.w) {
+          state.size = r.w + "x";
+          manifest = await fetchManifest(state.size);
+        }
         state.spreads = manifest.spreads.length;
         state.direction = manifest.direction;
         document.body.dataset.direction = manifest.direction;
@@ -148,7 +164,7 @@ enum Viewer {
       let resizing = 0;
       window.addEventListener("resize", () => {
         clearTimeout(resizing);
-        resizing = setTimeout(() => { if (canvasSize() !== state.size) openBook(state.book, state.spread); }, 250);
+        resizing = setTimeout(() => { if (roomKey() !== state.room) openBook(state.book, state.spread); }, 250);
       });
       await openBook(first, first === wanted.book ? wanted.spread : 1);
     }

@@ -34,6 +34,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-pixels"), help: ArgumentHelp("Refuse pages and canvases with more pixels than this.", valueName: "N"))
     var maxPixels: Int = LayoutOptions().maxPixels
 
+    @Option(help: ArgumentHelp("Scan ROOT for new and changed books when the list is older than this.", valueName: "S"))
+    var refresh = 2.0
+
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a connection silent for this many seconds.", valueName: "S"))
     var idleTimeout = 30
 
@@ -41,7 +44,9 @@ struct ServeCommand: ParsableCommand {
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 256") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard cacheMB >= 0, cacheMB <= 1 << 20 else { throw ValidationError("--cache-mb must be between 0 and 1048576") }
-        guard maxPixels >= 1, idleTimeout >= 1 else { throw ValidationError("--max-pixels and --idle-timeout must be positive") }
+        guard maxPixels >= 1, idleTimeout >= 1, refresh >= 0 else {
+            throw ValidationError("--max-pixels and --idle-timeout must be positive, --refresh at least 0")
+        }
         var options = ServerOptions(root: root)
         options.host = host
         options.port = port
@@ -51,6 +56,7 @@ struct ServeCommand: ParsableCommand {
         options.cacheBytes = cacheMB << 20
         options.maxPixels = maxPixels
         options.idleTimeoutSeconds = idleTimeout
+        options.refreshSeconds = refresh
         let outcome = Outcome()
         let finished = DispatchSemaphore(value: 0)
         let root = self.root
