@@ -1,0 +1,112 @@
+import Foundation
+import MihirakiTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `mihiraki serve` process on a free loopback port, as a user starts it.
+final class RunningServer {
+    let process: Process
+    let port: Int
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    init(root: String, _ arguments: [String] = []) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: try mihirakiPath())
+        process.arguments = ["serve", root, "--port", "0"] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first line says where it listens: "mihiraki: serving ROOT at http://127.0.0.1:PORT/".
+        var line = Data()
+        while !line.contains(10) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let range = text.range(of: #":(\d+)/"#, options: .regularExpression),
+              let port = Int(text[range].dropFirst().dropLast()) else {
+            process.terminate()
+            throw MihirakiTestFailure("mihiraki serve did not start: \(text)")
+        }
+        self.port = port
+    }
+
+    /// SIGTERM, then the exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+}
+
+/// One answer as curl got it.
+struct HTTPAnswer {
+    var status: Int
+    /// Header names lower-cased.
+    var headers: [String: String]
+    var body: Data
+    var text: String { String(decoding: body, as: UTF8.self) }
+    /// The `error` of a JSON error body.
+    var error: String? {
+        (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["error"] as? String
+    }
+}
+
+/// GETs `target` (a path sent exactly as written, or a full URL) with curl.
+func httpGet(_ server: RunningServer, _ target: String, headers: [String] = [], timeout: Int = 60) throws -> HTTPAnswer {
+    let folder = try TemporaryFolder("mihiraki-http")
+    defer { folder.remove() }
+    let url = target.hasPrefix("http") ? target : server.base + target
+    var arguments = ["-s", "--path-as-is", "-m", String(timeout), "-D", folder.path + "/headers", "-o", folder.path + "/body"]
+    for header in headers { arguments += ["-H", header] }
+    let run = try runTool("/usr/bin/curl", arguments + [url])
+    guard run.status == 0 else { throw MihirakiTestFailure("curl \(target): exit \(run.status) \(run.stderr)") }
+    let head = (try? String(contentsOfFile: folder.path + "/headers", encoding: .utf8)) ?? ""
+    var status = 0
+    var fields: [String: String] = [:]
+    for line in head.split(separator: "\r\n") {
+        if line.hasPrefix("HTTP/") {
+            status = Int(line.split(separator: " ")[1]) ?? 0
+        } else if let colon = line.firstIndex(of: ":") {
+            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+    }
+    let body = (try? Data(contentsOf: URL(fileURLWithPath: folder.path + "/body"))) ?? Data()
+    return HTTPAnswer(status: status, headers: fields, body: body)
+}
+
+/// A library to serve: a folder book two levels down, a right-to-left CBZ,
+/// a book with a damaged page, a book with a page linked from outside ROOT,
+/// and a link to a book outside ROOT.
+struct ServedLibrary {
+    let folder: TemporaryFolder
+    var root: String { folder.path + "/root" }
+    var outside: String { folder.path + "/outside" }
+
+    init() throws {
+        folder = try TemporaryFolder("mihiraki-served")
+        let files = FileManager.default
+        try files.createDirectory(atPath: root + "/Series A", withIntermediateDirectories: true)
+        try files.copyItem(atPath: Fixtures.sampleBook.path, toPath: root + "/Series A/vol1")
+        let pages = try (1...5).map { i in
+            ("p\(i).png", try Fixtures.solidPNG(width: 60, height: 90, [UInt8(40 * i), 80, 200]))
+        }
+        _ = try folder.writeArchive("root/manga.cbz", [("ComicInfo.xml", comicInfoXML(manga: "YesAndRightToLeft"))] + pages)
+        var damaged = try Fixtures.solidPNG(width: 60, height: 90, [9])
+        damaged.removeLast(20)
+        _ = try folder.write("root/broken/p1.png", try Fixtures.solidPNG(width: 60, height: 90, [1]))
+        _ = try folder.write("root/broken/p2.png", damaged)
+        _ = try folder.write("outside/secret/p1.png", try Fixtures.solidPNG(width: 60, height: 90, [250]))
+        _ = try folder.write("root/leaky/p1.png", try Fixtures.solidPNG(width: 60, height: 90, [20]))
+        try files.createSymbolicLink(atPath: root + "/leaky/p2.png", withDestinationPath: outside + "/secret/p1.png")
+        try files.createSymbolicLink(atPath: root + "/escape", withDestinationPath: outside + "/secret")
+    }
+
+    func remove() { folder.remove() }
+}
