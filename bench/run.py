@@ -11,8 +11,9 @@ a library of 200 small books rendered in full, then again with --incremental
 (nothing changed, then one book changed). The manga book is also benchmarked
 as WebP pages, and the 400-page book as a CB7 against the same pages as a
 folder. Thumbnail rows (x300: PNG, WebP and JPEG at quality 85) compare with
-libvips writing the same format. BENCH_ONLY=library (or books, thumbs, webp,
-profile, scaling, compare, archive; comma-separated) runs only those parts.
+libvips writing the same format. Last, `mihiraki serve` under wrk
+(bench/server.py). BENCH_ONLY=library (or books, thumbs, webp, profile,
+scaling, compare, archive, server; comma-separated) runs only those parts.
 """
 import os
 import shutil
@@ -252,6 +253,10 @@ def library_bench():
     print(f"| --incremental, one book changed | {one:.3f} | {full / one:.0f}x faster |")
 
 
+def server_bench():
+    subprocess.run([sys.executable, os.path.join(HERE, "server.py"), MIHIRAKI, WORK, str(RUNS)], check=True)
+
+
 def timed(args):
     start = time.perf_counter()
     subprocess.run(args, capture_output=True)
@@ -262,7 +267,7 @@ def main():
     tools = ["mihiraki", "vips", "pillow", "magick"]
     if os.environ.get("BENCH_TOOLS"):
         tools = os.environ["BENCH_TOOLS"].split(",")
-    parts = set((os.environ.get("BENCH_ONLY") or "books,thumbs,profile,scaling,compare,archive,library").split(","))
+    parts = set((os.environ.get("BENCH_ONLY") or "books,thumbs,profile,scaling,compare,archive,library,server").split(","))
     print(f"machine: {os.cpu_count()} CPUs, {open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}")
     if "books" in parts:
         for name in ("manga", "comic"):
@@ -284,6 +289,8 @@ def main():
         archive_bench()
     if "library" in parts:
         library_bench()
+    if "server" in parts:
+        server_bench()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""The server row of scripts/bench: `mihiraki serve` under wrk on loopback.
+
+  server.py MIHIRAKI WORKDIR RUNS
+
+Serves the corpus folder (the 40-page manga book among others) with the
+default options (`--jobs` = all cores, 256 MiB cache) and measures:
+- a cached x300 WebP spread, 64 connections, 10 s;
+- uncached x300 PNG spreads, 4 connections: every request a new render (the
+  background colour changes each time, which changes no geometry), against
+  the CLI's spreads per second on the same book and size;
+- overload: 64 connections of new renders, counting 200s, 503s (with and
+  without Retry-After) and socket errors;
+and the server's peak RSS (VmHWM) over the whole run.
+"""
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+MIHIRAKI, WORK, RUNS = sys.argv[1], sys.argv[2], int(sys.argv[3])
+CORPUS = os.path.join(WORK, "corpus")
+BOOK = "manga"
+
+COUNTING = r'''
+local threads = {}
+function setup(thread) table.insert(threads, thread); thread:set("id", #threads) end
+counter = 0
+counts = {}
+function request()
+  counter = counter + 1
+  if mode == "cached" then
+    return wrk.format("GET", "/api/books/manga/spreads/3.webp?size=x300")
+  end
+  local colour = string.format("%06x", (id * 7919 * 1000003 + counter) % 16777216)
+  return wrk.format("GET", "/api/books/manga/spreads/" .. (counter % 22 + 1) .. ".png?size=x300&background=%23" .. colour)
+end
+function response(status, headers, body)
+  local key = tostring(status)
+  if status == 503 then
+    local retry = false
+    for name, _ in pairs(headers) do if string.lower(name) == "retry-after" then retry = true end end
+    if not retry then key = "503-without-retry-after" end
+  end
+  counts[key] = (counts[key] or 0) + 1
+end
+function done(summary, latency, requests)
+  local total = {}
+  for _, thread in ipairs(threads) do
+    for key, n in pairs(thread:get("counts")) do total[key] = (total[key] or 0) + n end
+  end
+  for key, n in pairs(total) do io.write("status ", key, " ", n, "\n") end
+end
+'''
+
+
+def script(mode):
+    path = os.path.join(WORK, f"wrk-{mode}.lua")
+    with open(path, "w") as f:
+        f.write(f'mode = "{mode}"\n' + COUNTING)
+    return path
+
+
+def wrk(port, mode, connections, seconds):
+    out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "--latency",
+                          "-s", script(mode), f"http://127.0.0.1:{port}/"], capture_output=True, text=True, check=True)
+    text = out.stdout
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+    latency = {p: re.search(rf"\s{p}%\s+([\d.]+\w+)", text).group(1) for p in ("50", "90", "99")}
+    statuses = dict((k, int(v)) for k, v in re.findall(r"status (\S+) (\d+)", text))
+    errors = re.search(r"Socket errors: (.*)", text)
+    return rate, latency, statuses, errors.group(1) if errors else "none"
+
+
+def cli_rate():
+    out = os.path.join(WORK, "out", "server-cli")
+    times = []
+    for _ in range(RUNS):
+        subprocess.run(["rm", "-rf", out])
+        start = time.perf_counter()
+        subprocess.run([MIHIRAKI, "render", os.path.join(CORPUS, BOOK), "-o", out, "--size", "x300", "--quiet"],
+                       check=True)
+        times.append(time.perf_counter() - start)
+    spreads = len([f for f in os.listdir(os.path.join(out, BOOK)) if f.endswith(".png")])
+    return spreads / statistics.median(times)
+
+
+def peak_rss(pid):
+    with open(f"/proc/{pid}/status") as f:
+        return int(re.search(r"VmHWM:\s+(\d+)", f.read()).group(1)) / 1024
+
+
+def main():
+    cli = cli_rate()
+    server = subprocess.Popen([MIHIRAKI, "serve", CORPUS, "--port", "0", "--refresh", "3600"], stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        port = int(re.search(r":(\d+)/", server.stdout.readline()).group(1))
+        subprocess.run(["curl", "-s", "-o", "/dev/null", f"http://127.0.0.1:{port}/api/books/manga/spreads/3.webp?size=x300"],
+                       check=True)
+        rows = [("cached x300 WebP spread", 64, wrk(port, "cached", 64, 10)),
+                ("new x300 PNG renders", 4, wrk(port, "new", 4, 10)),
+                ("overload: new renders", 64, wrk(port, "new", 64, 10))]
+        rss = peak_rss(server.pid)
+    finally:
+        server.terminate()
+        server.wait()
+    print(f"\nmihiraki serve under wrk (2 threads, loopback; CLI at x300 on the same book: {cli:.1f} spreads/s)")
+    print("| load | connections | requests/s | latency p50 / p90 / p99 | answers | socket errors |")
+    print("|---|---|---|---|---|---|")
+    for label, connections, (rate, latency, statuses, errors) in rows:
+        answers = ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items()))
+        print(f"| {label} | {connections} | {rate:,.0f} | {latency['50']} / {latency['90']} / {latency['99']} | "
+              f"{answers} | {errors} |")
+    print(f"new renders at 4 connections: {rows[1][2][0] / cli:.2f}x the CLI's spreads per second; "
+          f"server peak RSS {rss:.0f} MiB (default 256 MiB cache)")
+
+
+if __name__ == "__main__":
+    main()
