@@ -24,42 +24,17 @@ MIHIRAKI, WORK, RUNS = sys.argv[1], sys.argv[2], int(sys.argv[3])
 CORPUS = os.path.join(WORK, "corpus")
 BOOK = "manga"
 
-COUNTING = r'''
-local threads = {}
-function setup(thread) table.insert(threads, thread); thread:set("id", #threads) end
-counter = 0
-counts = {}
-function request()
-  counter = counter + 1
-  if mode == "cached" then
-    return wrk.format("GET", "/api/books/manga/spreads/3.webp?size=x300")
-  end
-  local colour = string.format("%06x", (id * 7919 * 1000003 + counter) % 16777216)
-  return wrk.format("GET", "/api/books/manga/spreads/" .. (counter % 22 + 1) .. ".png?size=x300&background=%23" .. colour)
-end
-function response(status, headers, body)
-  local key = tostring(status)
-  if status == 503 then
-    local retry = false
-    for name, _ in pairs(headers) do if string.lower(name) == "retry-after" then retry = true end end
-    if not retry then key = "503-without-retry-after" end
-  end
-  counts[key] = (counts[key] or 0) + 1
-end
-function done(summary, latency, requests)
-  local total = {}
-  for _, thread in ipairs(threads) do
-    for key, n in pairs(thread:get("counts")) do total[key] = (total[key] or 0) + n end
-  end
-  for key, n in pairs(total) do io.write("status ", key, " ", n, "\n") end
-end
-'''
 
 
 def script(mode):
+    """bench/wrk-count.lua with this run's settings in front."""
     path = os.path.join(WORK, f"wrk-{mode}.lua")
+    settings = (f'mode = "{mode}"\ncached = "/api/books/manga/spreads/3.webp?size=x300"\n'
+                f'book = "manga"\nspreads = 22\nsize = "x300"\n')
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "wrk-count.lua")) as f:
+        counting = f.read()
     with open(path, "w") as f:
-        f.write(f'mode = "{mode}"\n' + COUNTING)
+        f.write(settings + counting)
     return path
 
 

@@ -6,66 +6,62 @@ import Testing
 struct ServerCLITests {
     @Test("Routes: health, the book list, a manifest equal to plan --json, every format byte-identical to render")
     func routesAndIdentity() throws {
-        let library = try ServedLibrary()
-        defer { library.remove() }
-        let server = try RunningServer(root: library.root)
-        defer { server.stop() }
-        #expect(try httpGet(server, "/healthz").status == 200)
-        let list = try httpGet(server, "/api/books")
-        #expect(list.headers["content-type"]?.hasPrefix("application/json") == true)
-        let books = (try JSONSerialization.jsonObject(with: list.body) as? [String: [[String: String]]])?["books"] ?? []
-        #expect(books.map { $0["id"]! } == ["broken", "leaky", "manga.cbz", "Series A/vol1"], "\(list.text)")
-        #expect(books.last?["url"] == "/api/books/Series%20A%2Fvol1")
+        try withServer { library, server in
+            #expect(try httpGet(server, "/healthz").status == 200)
+            let list = try httpGet(server, "/api/books")
+            #expect(list.headers["content-type"]?.hasPrefix("application/json") == true)
+            let books = (try JSONSerialization.jsonObject(with: list.body) as? [String: [[String: String]]])?["books"] ?? []
+            #expect(books.map { $0["id"]! } == ["broken", "leaky", "manga.cbz", "Series A/vol1"], "\(list.text)")
+            #expect(books.last?["url"] == "/api/books/Series%20A%2Fvol1")
 
-        let book = library.root + "/Series A/vol1"
-        let plan = try mihiraki(["plan", book, "--json", "--size", "x300", "--direction", "rtl"])
-        let manifest = try httpGet(server, "/api/books/Series%20A%2Fvol1/manifest?size=x300&direction=rtl")
-        #expect(manifest.status == 200 && manifest.text == plan.stdout)
+            let book = library.root + "/Series A/vol1"
+            let plan = try mihiraki(["plan", book, "--json", "--size", "x300", "--direction", "rtl"])
+            let manifest = try httpGet(server, "/api/books/Series%20A%2Fvol1/manifest?size=x300&direction=rtl")
+            #expect(manifest.status == 200 && manifest.text == plan.stdout)
 
-        let out = library.folder.path + "/cli"
-        for (format, ext) in [("png", "png"), ("jpeg", "jpg"), ("webp", "webp"), ("avif", "avif")] {
-            let flags = ["--size", "x300", "--direction", "rtl", "--background", "#102030", "--format", format]
-            #expect(try mihiraki(["render", book, "-o", out + "/" + format, "--quiet"] + flags).status == 0)
-            for n in [1, 3] {
-                let answer = try httpGet(server, "/api/books/Series%20A%2Fvol1/spreads/\(n).\(ext)?size=x300&direction=rtl&background=%23102030")
-                let file = try Data(contentsOf: URL(fileURLWithPath: out + "/\(format)/vol1/spread-00\(n).\(ext)"))
-                #expect(answer.status == 200 && answer.body == file, "\(format) spread \(n)")
-                #expect(answer.headers["content-type"] == "image/" + format)
-                #expect(answer.headers["x-content-type-options"] == "nosniff")
-                #expect(answer.headers["cache-control"]?.contains("max-age") == true)
+            let out = library.folder.path + "/cli"
+            for (format, ext) in [("png", "png"), ("jpeg", "jpg"), ("webp", "webp"), ("avif", "avif")] {
+                let flags = ["--size", "x300", "--direction", "rtl", "--background", "#102030", "--format", format]
+                #expect(try mihiraki(["render", book, "-o", out + "/" + format, "--quiet"] + flags).status == 0)
+                for n in [1, 3] {
+                    let answer = try httpGet(server, "/api/books/Series%20A%2Fvol1/spreads/\(n).\(ext)?size=x300&direction=rtl&background=%23102030")
+                    let file = try Data(contentsOf: URL(fileURLWithPath: out + "/\(format)/vol1/spread-00\(n).\(ext)"))
+                    #expect(answer.status == 200 && answer.body == file, "\(format) spread \(n)")
+                    #expect(answer.headers["content-type"] == "image/" + format)
+                    #expect(answer.headers["x-content-type-options"] == "nosniff")
+                    #expect(answer.headers["cache-control"]?.contains("max-age") == true)
+                }
             }
+            // An archive book with ComicInfo: right to left by itself.
+            let rtl = try httpGet(server, "/api/books/manga.cbz/manifest?size=x200")
+            #expect(rtl.text.contains(#""direction": "rtl""#), "\(rtl.text)")
+            #expect(server.stop() == 0)
         }
-        // An archive book with ComicInfo: right to left by itself.
-        let rtl = try httpGet(server, "/api/books/manga.cbz/manifest?size=x200")
-        #expect(rtl.text.contains(#""direction": "rtl""#), "\(rtl.text)")
-        #expect(server.stop() == 0)
     }
 
     @Test("ETag and If-None-Match: 304 without a body; a changed page gives a new ETag and new bytes")
     func entityTags() throws {
-        let library = try ServedLibrary()
-        defer { library.remove() }
-        let server = try RunningServer(root: library.root, ["--refresh", "0"])
-        defer { server.stop() }
-        let path = "/api/books/Series%20A%2Fvol1/spreads/2.webp?size=x200"
-        let first = try httpGet(server, path)
-        let etag = try #require(first.headers["etag"])
-        #expect(first.status == 200 && etag.hasPrefix("\"") && etag.hasSuffix("\""))
-        #expect(try httpGet(server, path).headers["etag"] == etag, "the same spread keeps its tag")
-        let again = try httpGet(server, path, headers: ["If-None-Match: \(etag)"])
-        #expect(again.status == 304 && again.body.isEmpty)
-        #expect(try httpGet(server, path, headers: ["If-None-Match: \"other\""]).status == 200)
-        #expect(try httpGet(server, path + "&quality=60").headers["etag"] != etag, "other options, other tag")
+        try withServer(["--refresh", "0"]) { library, server in
+            let path = "/api/books/Series%20A%2Fvol1/spreads/2.webp?size=x200"
+            let first = try httpGet(server, path)
+            let etag = try #require(first.headers["etag"])
+            #expect(first.status == 200 && etag.hasPrefix("\"") && etag.hasSuffix("\""))
+            #expect(try httpGet(server, path).headers["etag"] == etag, "the same spread keeps its tag")
+            let again = try httpGet(server, path, headers: ["If-None-Match: \(etag)"])
+            #expect(again.status == 304 && again.body.isEmpty)
+            #expect(try httpGet(server, path, headers: ["If-None-Match: \"other\""]).status == 200)
+            #expect(try httpGet(server, path + "&quality=60").headers["etag"] != etag, "other options, other tag")
 
-        // Page 2 replaced (spread 2 is [2|3]): the tag changes and the new bytes are served.
-        let page = library.root + "/Series A/vol1/page2.png"
-        try FileManager.default.removeItem(atPath: page)
-        try FileManager.default.copyItem(atPath: library.root + "/Series A/vol1/page5.png", toPath: page)
-        Thread.sleep(forTimeInterval: 0.3)  // the catalog rescans in the background
-        _ = try httpGet(server, "/api/books")
-        Thread.sleep(forTimeInterval: 0.5)
-        let changed = try httpGet(server, path, headers: ["If-None-Match: \(etag)"])
-        #expect(changed.status == 200 && changed.headers["etag"] != etag && changed.body != first.body)
+            // Page 2 replaced (spread 2 is [2|3]): the tag changes and the new bytes are served.
+            let page = library.root + "/Series A/vol1/page2.png"
+            try FileManager.default.removeItem(atPath: page)
+            try FileManager.default.copyItem(atPath: library.root + "/Series A/vol1/page5.png", toPath: page)
+            Thread.sleep(forTimeInterval: 0.3)  // the catalog rescans in the background
+            _ = try httpGet(server, "/api/books")
+            Thread.sleep(forTimeInterval: 0.5)
+            let changed = try httpGet(server, path, headers: ["If-None-Match: \(etag)"])
+            #expect(changed.status == 200 && changed.headers["etag"] != etag && changed.body != first.body)
+        }
     }
 
     @Test("Hostile and bad requests: the right status, a JSON error with no host path, and the server keeps serving",
@@ -98,39 +94,33 @@ struct ServerCLITests {
             ("/no/such/route", 404),
           ])
     func hostile(target: String, status: Int) throws {
-        let library = try ServedLibrary()
-        defer { library.remove() }
-        let server = try RunningServer(root: library.root)
-        defer { server.stop() }
-        let answer = try httpGet(server, target)
-        #expect(answer.status == status, "\(target): \(answer.status) \(answer.text)")
-        let error = try #require(answer.error, "\(target): \(answer.text)")
-        #expect(!error.contains(library.folder.path) && !error.contains("/tmp"), "\(error)")
-        #expect(answer.headers["x-content-type-options"] == "nosniff")
-        if status == 422 { #expect(error.hasPrefix("broken/p2.png:"), "\(error)") }
-        #expect(try httpGet(server, "/healthz").status == 200)
+        try withServer { library, server in
+            let answer = try httpGet(server, target)
+            #expect(answer.status == status, "\(target): \(answer.status) \(answer.text)")
+            let error = try #require(answer.error, "\(target): \(answer.text)")
+            #expect(!error.contains(library.folder.path) && !error.contains("/tmp"), "\(error)")
+            #expect(answer.headers["x-content-type-options"] == "nosniff")
+            if status == 422 { #expect(error.hasPrefix("broken/p2.png:"), "\(error)") }
+            #expect(try httpGet(server, "/healthz").status == 200)
+        }
     }
 
     @Test("Links out of ROOT: a linked folder is not a book, a linked page is not read")
     func symlinks() throws {
-        let library = try ServedLibrary()
-        defer { library.remove() }
-        let server = try RunningServer(root: library.root)
-        defer { server.stop() }
-        let manifest = try httpGet(server, "/api/books/leaky/manifest?layout=single")
-        #expect(manifest.status == 200)
-        #expect(manifest.text.contains("p1.png") && !manifest.text.contains("p2.png"), "\(manifest.text)")
-        #expect(!(try httpGet(server, "/api/books").text.contains("escape")))
+        try withServer { library, server in
+            let manifest = try httpGet(server, "/api/books/leaky/manifest?layout=single")
+            #expect(manifest.status == 200)
+            #expect(manifest.text.contains("p1.png") && !manifest.text.contains("p2.png"), "\(manifest.text)")
+            #expect(!(try httpGet(server, "/api/books").text.contains("escape")))
+        }
     }
 
     @Test("A 100 kB URL is refused and the server goes on")
     func longURL() throws {
-        let library = try ServedLibrary()
-        defer { library.remove() }
-        let server = try RunningServer(root: library.root)
-        defer { server.stop() }
-        let answer = try httpGet(server, "/api/books/" + String(repeating: "a", count: 100_000) + "/manifest")
-        #expect((400..<500).contains(answer.status) || answer.status == 0, "\(answer.status)")
-        #expect(try httpGet(server, "/healthz").status == 200)
+        try withServer { library, server in
+            let answer = try httpGet(server, "/api/books/" + String(repeating: "a", count: 100_000) + "/manifest")
+            #expect((400..<500).contains(answer.status) || answer.status == 0, "\(answer.status)")
+            #expect(try httpGet(server, "/healthz").status == 200)
+        }
     }
 }

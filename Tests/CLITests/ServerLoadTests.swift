@@ -50,109 +50,77 @@ struct ServerLoadTests {
 
     @Test("One worker, no queue: identical requests share one render; a different one meanwhile gets 503 with Retry-After")
     func sharingAndBackpressure() throws {
-        let library = try ServedLibrary()
-        defer { library.remove() }
-        let server = try RunningServer(root: library.root, ["--jobs", "1", "--queue", "0"])
-        defer { server.stop() }
-        #expect(try httpGet(server, "/api/books/Series%20A%2Fvol1/manifest").status == 200)  // the book opened
-        let same = try (0..<6).map { _ in try BackgroundGet(server.base + Self.slowSpread) }
-        Thread.sleep(forTimeInterval: 0.3)
-        let other = try httpGet(server, "/api/books/Series%20A%2Fvol1/spreads/4.png?size=6000x4500")
-        let answers = same.map { $0.finish() }
-        #expect(answers.allSatisfy { $0.status == 200 }, "\(answers.map(\.status))")
-        #expect(Set(answers.map(\.body)).count == 1)
-        #expect(other.status == 503 && other.headers["retry-after"] == "1", "\(other.status) \(other.headers)")
-        #expect(other.error?.contains("try again") == true)
-        #expect(try httpGet(server, "/api/books/Series%20A%2Fvol1/spreads/4.png?size=x200").status == 200)
+        try withServer(["--jobs", "1", "--queue", "0"]) { library, server in
+            #expect(try httpGet(server, "/api/books/Series%20A%2Fvol1/manifest").status == 200)  // the book opened
+            let same = try (0..<6).map { _ in try BackgroundGet(server.base + Self.slowSpread) }
+            Thread.sleep(forTimeInterval: 0.3)
+            let other = try httpGet(server, "/api/books/Series%20A%2Fvol1/spreads/4.png?size=6000x4500")
+            let answers = same.map { $0.finish() }
+            #expect(answers.allSatisfy { $0.status == 200 }, "\(answers.map(\.status))")
+            #expect(Set(answers.map(\.body)).count == 1)
+            #expect(other.status == 503 && other.headers["retry-after"] == "1", "\(other.status) \(other.headers)")
+            #expect(other.error?.contains("try again") == true)
+            #expect(try httpGet(server, "/api/books/Series%20A%2Fvol1/spreads/4.png?size=x200").status == 200)
+        }
     }
 
     @Test("A client that sends half a request is cut off after --idle-timeout; others are served meanwhile")
     func slowClient() throws {
-        let library = try ServedLibrary()
-        defer { library.remove() }
-        let server = try RunningServer(root: library.root, ["--idle-timeout", "1"])
-        defer { server.stop() }
-        let script = """
-        import socket, sys, time
-        s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-        s.sendall(b"GET /healthz HTTP/1.1\\r\\nHost: x\\r\\n")
-        start = time.time()
-        s.settimeout(10)
-        data = s.recv(1000)
-        print("closed" if data == b"" else "answered", round(time.time() - start, 1))
-        """
-        let slow = Process()
-        slow.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        slow.arguments = ["python3", "-c", script, String(server.port)]
-        let out = Pipe()
-        slow.standardOutput = out
-        try slow.run()
-        Thread.sleep(forTimeInterval: 0.2)
-        #expect(try httpGet(server, "/healthz").status == 200)
-        slow.waitUntilExit()
-        let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let seconds = Double(said.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 99
-        #expect(said.hasPrefix("closed") && seconds < 5, "\(said)")
+        try withServer(["--idle-timeout", "1"]) { library, server in
+            let script = """
+            import socket, sys, time
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+            s.sendall(b"GET /healthz HTTP/1.1\\r\\nHost: x\\r\\n")
+            start = time.time()
+            s.settimeout(10)
+            data = s.recv(1000)
+            print("closed" if data == b"" else "answered", round(time.time() - start, 1))
+            """
+            let slow = Process()
+            slow.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            slow.arguments = ["python3", "-c", script, String(server.port)]
+            let out = Pipe()
+            slow.standardOutput = out
+            try slow.run()
+            Thread.sleep(forTimeInterval: 0.2)
+            #expect(try httpGet(server, "/healthz").status == 200)
+            slow.waitUntilExit()
+            let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let seconds = Double(said.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 99
+            #expect(said.hasPrefix("closed") && seconds < 5, "\(said)")
+        }
     }
 
     @Test("wrk: a cached spread under 16 connections, then overload with new renders: only 200s and 503s with Retry-After")
     func wrkLoad() throws {
-        let library = try ServedLibrary()
-        defer { library.remove() }
-        let server = try RunningServer(root: library.root, ["--jobs", "1", "--queue", "2"])
-        defer { server.stop() }
-        let script = library.folder.path + "/count.lua"
-        try """
-        local threads = {}
-        function setup(thread) table.insert(threads, thread); thread:set("id", #threads) end
-        counter = 0
-        counts = {}
-        function request()
-          counter = counter + 1
-          if path_mode == "new" then
-            return wrk.format("GET", "/api/books/Series%20A%2Fvol1/spreads/" .. (counter % 8 + 1)
-              .. ".png?size=x120&background=%23" .. string.format("%06x", id * 1000000 + counter))
-          end
-          return wrk.format("GET", "/api/books/Series%20A%2Fvol1/spreads/2.webp?size=x200")
-        end
-        function response(status, headers, body)
-          local key = tostring(status)
-          if status == 503 then
-            local retry = false
-            for name, value in pairs(headers) do if string.lower(name) == "retry-after" then retry = true end end
-            if not retry then key = "503-without-retry-after" end
-          end
-          counts[key] = (counts[key] or 0) + 1
-        end
-        function done(summary, latency, requests)
-          local total = {}
-          for _, thread in ipairs(threads) do
-            for key, n in pairs(thread:get("counts")) do total[key] = (total[key] or 0) + n end
-          end
-          for key, n in pairs(total) do io.write("status ", key, " ", n, "\\n") end
-        end
-        """.write(toFile: script, atomically: true, encoding: .utf8)
-        func load(_ mode: String, connections: Int) throws -> (statuses: [String: Int], output: String) {
-            try "path_mode = \"\(mode)\"\n".write(toFile: script + ".mode", atomically: true, encoding: .utf8)
-            let modeScript = library.folder.path + "/\(mode).lua"
-            try (String(contentsOfFile: script + ".mode", encoding: .utf8) + String(contentsOfFile: script, encoding: .utf8))
-                .write(toFile: modeScript, atomically: true, encoding: .utf8)
-            let run = try runTool("/usr/bin/wrk", ["-t2", "-c\(connections)", "-d2s", "--timeout", "10s", "-s", modeScript,
-                                                  server.base + "/"])
-            var statuses: [String: Int] = [:]
-            for line in run.stdout.split(separator: "\n") where line.hasPrefix("status ") {
-                let parts = line.split(separator: " ")
-                statuses[String(parts[1])] = Int(parts[2])
+        try withServer(["--jobs", "1", "--queue", "2"]) { library, server in
+            /// bench/wrk-count.lua, the benchmark's own script, with this test's settings in front.
+            func load(_ mode: String, connections: Int) throws -> (statuses: [String: Int], output: String) {
+                let settings = """
+                mode = "\(mode)"; cached = "/api/books/Series%20A%2Fvol1/spreads/2.webp?size=x200"
+                book = "Series%20A%2Fvol1"; spreads = 8; size = "x120"
+
+                """
+                let counting = try String(contentsOfFile: Fixtures.packageRoot.path + "/bench/wrk-count.lua", encoding: .utf8)
+                let script = library.folder.path + "/\(mode).lua"
+                try (settings + counting).write(toFile: script, atomically: true, encoding: .utf8)
+                let run = try runTool("/usr/bin/wrk", ["-t2", "-c\(connections)", "-d2s", "--timeout", "10s", "-s", script,
+                                                      server.base + "/"])
+                var statuses: [String: Int] = [:]
+                for line in run.stdout.split(separator: "\n") where line.hasPrefix("status ") {
+                    let parts = line.split(separator: " ")
+                    statuses[String(parts[1])] = Int(parts[2])
+                }
+                return (statuses, run.stdout)
             }
-            return (statuses, run.stdout)
+            let cached = try load("cached", connections: 16)
+            #expect(cached.statuses.keys.sorted() == ["200"] && (cached.statuses["200"] ?? 0) > 100, "\(cached.output)")
+            #expect(!cached.output.contains("Socket errors"), "\(cached.output)")
+            let overload = try load("new", connections: 32)
+            #expect(Set(overload.statuses.keys).isSubset(of: ["200", "503"]), "\(overload.output)")
+            #expect((overload.statuses["200"] ?? 0) > 0 && (overload.statuses["503"] ?? 0) > 0, "\(overload.output)")
+            #expect(!overload.output.contains("Socket errors"), "\(overload.output)")
+            #expect(try httpGet(server, "/healthz").status == 200)
         }
-        let cached = try load("cached", connections: 16)
-        #expect(cached.statuses.keys.sorted() == ["200"] && (cached.statuses["200"] ?? 0) > 100, "\(cached.output)")
-        #expect(!cached.output.contains("Socket errors"), "\(cached.output)")
-        let overload = try load("new", connections: 32)
-        #expect(Set(overload.statuses.keys).isSubset(of: ["200", "503"]), "\(overload.output)")
-        #expect((overload.statuses["200"] ?? 0) > 0 && (overload.statuses["503"] ?? 0) > 0, "\(overload.output)")
-        #expect(!overload.output.contains("Socket errors"), "\(overload.output)")
-        #expect(try httpGet(server, "/healthz").status == 200)
     }
 }

@@ -45,6 +45,16 @@ final class RunningServer {
     deinit { if process.isRunning { process.terminate() } }
 }
 
+/// A fresh ``ServedLibrary`` served by `mihiraki serve` with `arguments`,
+/// both removed afterwards.
+func withServer(_ arguments: [String] = [], _ body: (ServedLibrary, RunningServer) throws -> Void) throws {
+    let library = try ServedLibrary()
+    defer { library.remove() }
+    let server = try RunningServer(root: library.root, arguments)
+    defer { server.stop() }
+    try body(library, server)
+}
+
 /// One answer as curl got it.
 struct HTTPAnswer {
     var status: Int
