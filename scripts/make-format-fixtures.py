@@ -9,7 +9,8 @@ read; run this again only to change them.
 For every fixture NAME.EXT it writes NAME.EXT.rgba: the reference decoder's
 pixels as 8-bit straight RGBA, rows top to bottom (Pillow for WebP, GIF and
 AVIF; djxl for JPEG XL), and sources/*.png, the pictures the encoders read.
-The icc.* pages embed wide-gamut.icc (made here); icc.*.srgb.rgba is what
+The icc.* pages embed wide-gamut.icc (made here), icc-cmyk.jpg embeds
+cmyk-test.icc (made here too); icc.*.srgb.rgba is what
 lcms2, through Pillow's ImageCms, makes of them in sRGB (relative colorimetric).
 """
 import os
@@ -123,6 +124,83 @@ def colour_fixtures(f, src):
         reference(name + ".srgb", ImageCms.applyTransform(stored, to_srgb))
 
 
+def cmyk_profile():
+    """An ICC v2 CMYK profile of our own: an A2B0 16-bit lookup table (9
+    points per ink) from a simple ink model — each ink absorbs a little of
+    the neighbouring primaries, black is 90 % dense — to Lab. The pages'
+    colours then depend on the profile, not on the naive CMYK formula."""
+    import struct
+    g = 9
+
+    def srgb_to_lab(r, g_, b):
+        def lin(v):
+            return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+        r, g_, b = lin(r), lin(g_), lin(b)
+        # sRGB to XYZ (D50, Bradford-adapted), as the ICC PCS wants it.
+        x = 0.4360747 * r + 0.3850649 * g_ + 0.1430804 * b
+        y = 0.2225045 * r + 0.7168786 * g_ + 0.0606169 * b
+        z = 0.0139322 * r + 0.0971045 * g_ + 0.7141733 * b
+        def f(t):
+            return t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
+        fx, fy, fz = f(x / 0.9642), f(y / 1.0), f(z / 0.8249)
+        return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+    clut = b""
+    for c in range(g):
+        for m in range(g):
+            for y in range(g):
+                for k in range(g):
+                    C, M, Y, K = (v / (g - 1) for v in (c, m, y, k))
+                    dark = 1 - 0.9 * K
+                    r = (1 - C) * (1 - 0.12 * M) * dark
+                    gg = (1 - M) * (1 - 0.08 * Y) * (1 - 0.15 * C) * dark
+                    b = (1 - Y) * (1 - 0.1 * C) * dark
+                    L, A, B = srgb_to_lab(r, gg, b)
+                    clut += struct.pack(">HHH", round(max(0, min(100, L)) * 652.8),
+                                        round(max(0, min(65535, (A + 128) * 256))),
+                                        round(max(0, min(65535, (B + 128) * 256))))
+    identity = b"".join(struct.pack(">i", v) for v in (65536, 0, 0, 0, 65536, 0, 0, 0, 65536))
+    linear = struct.pack(">HH", 0, 65535)
+    a2b0 = (b"mft2" + b"\0" * 4 + bytes([4, 3, g, 0]) + identity + struct.pack(">HH", 2, 2)
+            + linear * 4 + clut + linear * 3)
+    text = b"text" + b"\0" * 4 + b"No copyright, test data\0"
+    name = b"Mihiraki test CMYK\0"
+    desc = b"desc" + b"\0" * 4 + struct.pack(">I", len(name)) + name + b"\0" * 8 + b"\0" * 3 + b"\0" * 67
+    def s15(v):
+        return struct.pack(">i", round(v * 65536))
+    wtpt = b"XYZ " + b"\0" * 4 + s15(0.9642) + s15(1.0) + s15(0.8249)
+    tags = [(b"desc", desc), (b"cprt", text), (b"wtpt", wtpt), (b"A2B0", a2b0)]
+    offset = 128 + 4 + 12 * len(tags)
+    table, data = b"", b""
+    for sig, body in tags:
+        while (offset + len(data)) % 4:
+            data += b"\0"
+        table += sig + struct.pack(">II", offset + len(data), len(body))
+        data += body
+    size = offset + len(data)
+    header = (struct.pack(">I", size) + b"lcms" + bytes([2, 0x10, 0, 0]) + b"prtr" + b"CMYK" + b"Lab "
+              + b"\0" * 12 + b"acsp" + b"\0" * 24 + b"\0" * 4 + s15(0.9642) + s15(1.0) + s15(0.8249) + b"\0" * 48)
+    assert len(header) == 128
+    return header + struct.pack(">I", len(tags)) + table + data
+
+
+def cmyk_fixtures(f, src):
+    """A CMYK JPEG (Pillow writes Adobe-inverted CMYK) with cmyk-test.icc
+    embedded, and what lcms2 (Pillow's ImageCms) makes of it in sRGB."""
+    from PIL import ImageCms
+    import io
+    icc = cmyk_profile()
+    open(f("cmyk-test.icc"), "wb").write(icc)
+    rgb = Image.open(os.path.join(src, "rgb.png")).convert("RGB")
+    cmyk = Image.merge("CMYK", [*Image.eval(rgb, lambda v: 255 - v).split(), Image.new("L", rgb.size, 24)])
+    cmyk.save(f("icc-cmyk.jpg"), quality=95, icc_profile=icc)
+    with Image.open(f("icc-cmyk.jpg")) as stored:
+        stored.load()
+        to_srgb = ImageCms.buildTransform(ImageCms.ImageCmsProfile(io.BytesIO(icc)), ImageCms.createProfile("sRGB"),
+                                          "CMYK", "RGB", renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+        reference("icc-cmyk.jpg.srgb", ImageCms.applyTransform(stored, to_srgb))
+
+
 def pillow_reference(name):
     with Image.open(os.path.join(OUT, name)) as im:
         im.seek(0)
@@ -195,6 +273,7 @@ def main():
             reference(n, im)
         os.remove(decoded)
     colour_fixtures(f, src)
+    cmyk_fixtures(f, src)
     print(f"fixtures in {os.path.normpath(OUT)}", file=sys.stderr)
 
 

@@ -65,6 +65,38 @@ mh_color_transform *mh_color_transform_new(const void *icc, size_t size, int cha
     return (mh_color_transform *)transform;
 }
 
+mh_color_transform *mh_color_transform_new_cmyk(const void *icc, size_t size, int inverted, mh_error *error) {
+    mh_set_error(error, MH_OK, "");
+    cmsSetLogErrorHandler(quiet);
+    cmsHPROFILE input = cmsOpenProfileFromMem(icc, (cmsUInt32Number)size);
+    if (input == NULL) {
+        mh_set_error(error, MH_ERR_CORRUPT, "the embedded colour profile cannot be read");
+        return NULL;
+    }
+    if (cmsGetColorSpace(input) != cmsSigCmykData) {
+        cmsCloseProfile(input);
+        mh_set_error(error, MH_ERR_UNSUPPORTED, "the embedded colour profile is not a CMYK profile");
+        return NULL;
+    }
+    cmsHPROFILE output = cmsCreate_sRGBProfile();
+    // Adobe (Photoshop) JPEGs store CMYK inverted, 255 meaning no ink: lcms2's "reversed" CMYK.
+    cmsHTRANSFORM transform =
+        output ? cmsCreateTransform(input, inverted ? TYPE_CMYK_8_REV : TYPE_CMYK_8, output, TYPE_RGB_8,
+                                    INTENT_RELATIVE_COLORIMETRIC, cmsFLAGS_NOCACHE)
+               : NULL;
+    cmsCloseProfile(input);
+    if (output) cmsCloseProfile(output);
+    if (transform == NULL) {
+        mh_set_error(error, MH_ERR_UNSUPPORTED, "the embedded CMYK profile cannot be converted to sRGB");
+        return NULL;
+    }
+    return (mh_color_transform *)transform;
+}
+
+void mh_color_transform_convert(mh_color_transform *transform, const void *source, void *target, size_t count) {
+    cmsDoTransform((cmsHTRANSFORM)transform, source, target, (cmsUInt32Number)count);
+}
+
 void mh_color_transform_apply(mh_color_transform *transform, void *pixels, size_t count) {
     cmsDoTransform((cmsHTRANSFORM)transform, pixels, pixels, (cmsUInt32Number)count);
 }

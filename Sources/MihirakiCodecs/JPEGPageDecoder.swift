@@ -27,14 +27,24 @@ enum JPEGPageDecoder: PageFormatDecoder {
                     guard mh_jpeg_read_row(reader, row, &error) == MH_OK else { throw CodecError(error) }
                 })
             }
+            // CMYK rows are read into a buffer and converted to RGB: through
+            // the embedded CMYK profile when colour-managed, by the naive
+            // formula otherwise (or when the profile is not a CMYK one).
             let inverted = info.adobe_marker != 0
             var cmyk = [UInt8](repeating: 0, count: width * 4)
-            return try body(PageDecoder.OpenedPage(header: header, channels: 3, streams: true) { row in
-                try cmyk.withUnsafeMutableBufferPointer { buffer in
-                    guard mh_jpeg_read_row(reader, buffer.baseAddress, &error) == MH_OK else { throw CodecError(error) }
-                    cmykRowToRGB(UnsafePointer(buffer.baseAddress!), row, count: width, adobeInverted: inverted)
+            func page(_ convert: @escaping (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>) -> Void) -> PageDecoder.OpenedPage {
+                PageDecoder.OpenedPage(header: header, channels: 3, streams: true) { row in
+                    try cmyk.withUnsafeMutableBufferPointer { buffer in
+                        guard mh_jpeg_read_row(reader, buffer.baseAddress, &error) == MH_OK else { throw CodecError(error) }
+                        convert(UnsafePointer(buffer.baseAddress!), row)
+                    }
                 }
-            })
+            }
+            var opened = page { cmykRowToRGB($0, $1, count: width, adobeInverted: inverted) }
+            if let profile, let transform = ColorProfiles.cmykTransform(for: profile, inverted: inverted) {
+                opened.managed = { page { mh_color_transform_convert(transform, $0, $1, width) } }
+            }
+            return try body(opened)
         }
     }
 

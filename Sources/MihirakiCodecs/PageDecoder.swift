@@ -140,6 +140,9 @@ public enum PageDecoder {
         /// first row, for the smallest size it offers that is at least the
         /// given stored width and height, and returns the size it will deliver.
         var reduce: ((Int, Int) throws -> (width: Int, height: Int))? = nil
+        /// For pages whose colour management is the decoder's own business
+        /// (CMYK through its profile): the page as `colorManaged()` gives it.
+        var managed: (() -> OpenedPage)? = nil
 
         init(header: PageHeader, channels: Int, streams: Bool, profile: [UInt8]? = nil,
              reduce: ((Int, Int) throws -> (width: Int, height: Int))? = nil,

@@ -36,6 +36,31 @@ struct ColorTests {
         #expect(rows == (try PageDecoder.decode(bytes)).pixels)
     }
 
+    /// icc-cmyk.jpg: Adobe-inverted CMYK with a CMYK profile of our own
+    /// (cmyk-test.icc, an ink model unlike the naive formula); the reference
+    /// is lcms2's conversion through Pillow's ImageCms.
+    @Test("A CMYK JPEG with a profile comes out in sRGB through it; --color-manage off uses the naive formula")
+    func cmykThroughProfile() throws {
+        let bytes = try Formats.bytes("icc-cmyk.jpg")
+        let managed = try PageDecoder.decode(bytes)
+        #expect(managed.channels == 3)
+        let srgb = try Formats.reference("icc-cmyk.jpg.srgb")
+        let fidelity = psnr(managed.straightRGBA.pixels, srgb)
+        #expect(maxDifference(managed.straightRGBA.pixels, srgb) <= 3 && fidelity >= 45,
+                "\(maxDifference(managed.straightRGBA.pixels, srgb)) max, \(fidelity) dB from lcms2's sRGB")
+        let naive = try PageDecoder.decode(bytes, colorManage: false)
+        #expect(maxDifference(naive.straightRGBA.pixels, srgb) > 20, "the profile makes a difference")
+        var rows: [UInt8] = []
+        try PageDecoder.withRows(bytes) { width, height, channels, next in
+            var row = [UInt8](repeating: 0, count: width * channels + 16)
+            for _ in 0..<height {
+                try row.withUnsafeMutableBufferPointer { try next($0.baseAddress!) }
+                rows += row.prefix(width * channels)
+            }
+        }
+        #expect(rows == managed.pixels, "row by row gives the same as whole")
+    }
+
     @Test("One transform per profile, shared; a profile that calls itself sRGB needs none")
     func cache() throws {
         let profile = try Formats.bytes("wide-gamut.icc")

@@ -250,6 +250,12 @@ typedef struct mh_color_transform mh_color_transform;
 mh_color_transform *mh_color_transform_new(const void *icc, size_t size, int channels, mh_error *error);
 /// Converts `count` pixels in place.
 void mh_color_transform_apply(mh_color_transform *transform, void *pixels, size_t count);
+/// A transform from a CMYK profile's 4 samples (`inverted`: Adobe's inverted
+/// CMYK) to sRGB's 3, relative colorimetric; NULL with the reason in `error`
+/// when the profile is not CMYK or cannot be used.
+mh_color_transform *mh_color_transform_new_cmyk(const void *icc, size_t size, int inverted, mh_error *error);
+/// Converts `count` pixels from `source` into `target` (CMYK into RGB).
+void mh_color_transform_convert(mh_color_transform *transform, const void *source, void *target, size_t count);
 
 // MARK: Checksums
 
