@@ -53,7 +53,7 @@ let package = Package(
             dependencies: ["Mihiraki", "MihirakiServer", "MihirakiRaster",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        // A JPEG writer for test fixtures: Mihiraki itself never writes JPEG.
+        // A JPEG writer for test fixtures: progressive, CMYK, YCCK, EXIF — what spreads never are.
         .target(name: "CMihirakiFixtureCodecs", path: "Tests/CMihirakiFixtureCodecs",
                 linkerSettings: [.linkedLibrary("jpeg")]),
         // Fixture paths and image builders shared by the test targets.
