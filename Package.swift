@@ -63,6 +63,7 @@ let package = Package(
         .testTarget(name: "MihirakiRasterTests", dependencies: ["MihirakiRaster"]),
         .testTarget(name: "MihirakiCodecsTests", dependencies: ["MihirakiCodecs", "CMihirakiCodecs", "MihirakiRaster", "MihirakiTestSupport"]),
         .testTarget(name: "MihirakiTests", dependencies: ["Mihiraki", "MihirakiCore", "MihirakiRaster", "MihirakiCodecs", "MihirakiTestSupport"]),
+        .testTarget(name: "MihirakiServerTests", dependencies: ["MihirakiServer", "Mihiraki"]),
         .testTarget(name: "CLITests", dependencies: ["mihiraki", "MihirakiTestSupport", "MihirakiCodecs", "MihirakiRaster"]),
     ]
 )

@@ -1,0 +1,68 @@
+import Mihiraki
+import Testing
+@testable import MihirakiServer
+
+@Suite("Server parts: book ids, query parameters, the LRU cache")
+struct ServerPartsTests {
+    @Test("Ids decode once to plain relative paths", arguments: [
+        ("Series%20A%2Fvol1", "Series A/vol1"), ("vol1.cbz", "vol1.cbz"), ("%E6%9C%AC", "本"), ("a%2Fb%2Fc", "a/b/c"),
+        ("100%25", "100%"), ("v..1", "v..1"),
+    ])
+    func goodIDs(encoded: String, id: String) throws {
+        #expect(try BookID.decode(Substring(encoded)) == id)
+        #expect(try BookID.decode(Substring(BookID.encode(id))) == id, "encode and decode are inverse")
+    }
+
+    @Test("Everything else is refused", arguments: [
+        "", "..", ".", "%2E%2E", "a%2F..%2Fb", "%2Fetc", "a%2F%2Fb", "a%2F", "%00", "a%5Cb", "%zz", "%4", "%C0%AE",
+        "%2525", "%252E%252E", "a%2F.%2Fb",
+    ])
+    func badIDs(encoded: String) {
+        #expect(throws: ServerError.self) { try BookID.decode(Substring(encoded)) }
+    }
+
+    /// Random bytes, percent-encoded or not: decoding never traps, and what it
+    /// accepts is always a path that stays where it is put.
+    @Test("Random ids: no crash, and nothing accepted climbs out")
+    func randomIDs() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("ab./%2FfE5C0\u{0}\\".unicodeScalars)
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 0..<12, using: &generator)
+            let text = String(String.UnicodeScalarView((0..<length).map { _ in alphabet.randomElement(using: &generator)! }))
+            guard let id = try? BookID.decode(Substring(text)) else { continue }
+            let components = id.split(separator: "/", omittingEmptySubsequences: false)
+            #expect(!id.hasPrefix("/") && !components.contains("..") && !components.contains(".") && !components.contains(""),
+                    "\(text) → \(id)")
+            #expect(!id.contains("\u{0}") && !id.contains("\\"))
+        }
+    }
+
+    @Test("Query parameters by their flag names; unknown names and bad values are 400")
+    func query() throws {
+        let options = try SpreadQuery.options([("size", "x300"), ("direction", "rtl"), ("solo", "3,5"), ("solo", "7"),
+                                               ("background", "#102030"), ("quality", "60"), ("strip", "")],
+                                              format: .webp, maxPixels: 1 << 30)
+        #expect(options.direction == .rtl && options.soloPages == [3, 5, 7] && options.strip)
+        #expect(options.encoding.format == .webp && options.encoding.quality == 60)
+        for bad in [("size", "huge"), ("quality", "0"), ("solo", "0"), ("gap", "nan"), ("bogus", "1"), ("format", "png"),
+                    ("background", String(repeating: "f", count: 300)), ("size", "65536x10")] {
+            #expect(throws: ServerError.self, "\(bad)") { try SpreadQuery.options([bad], format: .png, maxPixels: 1 << 30) }
+        }
+        #expect(throws: ServerError.self) { try SpreadQuery.options([("size", "2000x2000")], format: .png, maxPixels: 1000) }
+    }
+
+    @Test("The cache keeps the most recently used within its budget")
+    func lru() {
+        let cache = LRUCache<Int, String>(capacity: 10)
+        for key in 1...4 { cache.insert("v\(key)", for: key, cost: 3) }  // 12 > 10: key 1 goes
+        #expect(cache.value(for: 1) == nil && cache.count == 3 && cache.totalCost == 9)
+        _ = cache.value(for: 2)                                          // 2 is now the newest
+        cache.insert("v5", for: 5, cost: 3)                              // evicts 3, the oldest
+        #expect(cache.value(for: 3) == nil && cache.value(for: 2) == "v2" && cache.value(for: 5) == "v5")
+        cache.insert("huge", for: 9, cost: 11)                           // larger than the budget: not kept
+        #expect(cache.value(for: 9) == nil && cache.totalCost <= 10)
+        cache.insert("v2'", for: 2, cost: 1)                             // replacing updates the cost
+        #expect(cache.value(for: 2) == "v2'" && cache.totalCost == 7)
+    }
+}
