@@ -54,6 +54,42 @@ struct SequentialArchiveTests {
         for other in spreads.dropFirst() { #expect(other == spreads[0]) }
     }
 
+    /// Debian has no RAR writer; ``RAR4Writer`` writes stored RAR 4 by the format's rules.
+    @Test("RAR 4 (.cbr) gives the same spreads as the folder; a solid RAR 4 is refused in one line saying so")
+    func rar() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try makeSource(folder)
+        let entries = try ["ComicInfo.xml", "notes.txt"].map { ($0, try Fixtures.bytes(URL(fileURLWithPath: folder.path + "/src/" + $0))) }
+            + (1...5).map { ("ch1/p\($0).png", try Fixtures.bytes(URL(fileURLWithPath: folder.path + "/src/ch1/p\($0).png"))) }
+        let rar = try folder.write("book.cbr", RAR4Writer.archive(entries))
+        var options = LayoutOptions()
+        options.size = .exact(width: 200, height: 150)
+        var written: [[Data]] = []
+        for (index, path) in [folder.path + "/src", rar].enumerated() {
+            let book = try Book.load(path)
+            #expect(book.images.map(\.source) == (1...5).map { "ch1/p\($0).png" }, "\(path)")
+            let plan = try BookPlan(book: book, options: options)
+            #expect(plan.text == "[1|x]\n[3|2]\n[5|4]\n", "ComicInfo read from \(path)")
+            let out = folder.path + "/out\(index)"
+            #expect(try BookRenderer.render([plan], into: out)[0].succeeded)
+            written.append(try (1...3).map { try Data(contentsOf: URL(fileURLWithPath: out + "/" + book.outputName + "/spread-00\($0).png")) })
+        }
+        #expect(written[0] == written[1])
+
+        let solid = try folder.write("solid.cbr", RAR4Writer.archive(entries, solid: true))
+        var failures: [MihirakiError] = []
+        do {
+            let plan = try BookPlan(book: try Book.load(solid), options: options)
+            failures = try BookRenderer.render([plan], into: folder.path + "/out-solid").flatMap(\.errors)
+        } catch let error as MihirakiError {
+            failures = [error]
+        }
+        let failure = try #require(failures.first, "a solid RAR 4 was accepted")
+        #expect(failure.description.hasPrefix(solid) && failure.description.contains("a solid RAR 4 archive")
+                && !failure.description.contains("\n"), "\(failure)")
+    }
+
     @Test("A cut-off 7z or tar book fails with one line naming it; the book beside it is written")
     func damaged() throws {
         let folder = try TemporaryFolder()
