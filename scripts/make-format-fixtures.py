@@ -53,6 +53,27 @@ def reference(name, decoded):
         f.write(np.asarray(decoded.convert("RGBA")).tobytes())
 
 
+def icc_profile(device_class, space, pcs, tags):
+    """An ICC v2 profile: the 128-byte header (D50 illuminant), the tag table
+    and the tags, each 4-byte aligned."""
+    import struct
+
+    def s15(v):
+        return struct.pack(">i", round(v * 65536))
+    offset = 128 + 4 + 12 * len(tags)
+    table, data = b"", b""
+    for sig, body in tags:
+        while (offset + len(data)) % 4:
+            data += b"\0"
+        table += sig + struct.pack(">II", offset + len(data), len(body))
+        data += body
+    size = offset + len(data)
+    header = (struct.pack(">I", size) + b"lcms" + bytes([2, 0x10, 0, 0]) + device_class + space + pcs
+              + b"\0" * 12 + b"acsp" + b"\0" * 24 + b"\0" * 4 + s15(0.9642) + s15(1.0) + s15(0.8249) + b"\0" * 48)
+    assert len(header) == 128
+    return header + struct.pack(">I", len(tags)) + table + data
+
+
 def wide_gamut_profile():
     """An ICC v2 matrix/TRC RGB profile with Adobe RGB (1998) primaries and
     gamma 563/256, written field by field (primaries adapted to D50 with
@@ -82,18 +103,7 @@ def wide_gamut_profile():
         (b"bXYZ", xyz(0.14919, 0.06322, 0.74457)),
         (b"rTRC", curve(2.19921875)), (b"gTRC", curve(2.19921875)), (b"bTRC", curve(2.19921875)),
     ]
-    offset = 128 + 4 + 12 * len(tags)
-    table, data = b"", b""
-    for sig, body in tags:
-        while (offset + len(data)) % 4:
-            data += b"\0"
-        table += sig + struct.pack(">II", offset + len(data), len(body))
-        data += body
-    size = offset + len(data)
-    header = (struct.pack(">I", size) + b"lcms" + bytes([2, 0x10, 0, 0]) + b"mntr" + b"RGB " + b"XYZ "
-              + b"\0" * 12 + b"acsp" + b"\0" * 24 + b"\0" * 4 + s15(0.9642) + s15(1.0) + s15(0.8249) + b"\0" * 48)
-    assert len(header) == 128
-    return header + struct.pack(">I", len(tags)) + table + data
+    return icc_profile(b"mntr", b"RGB ", b"XYZ ", tags)
 
 
 def colour_fixtures(f, src):
@@ -170,18 +180,7 @@ def cmyk_profile():
         return struct.pack(">i", round(v * 65536))
     wtpt = b"XYZ " + b"\0" * 4 + s15(0.9642) + s15(1.0) + s15(0.8249)
     tags = [(b"desc", desc), (b"cprt", text), (b"wtpt", wtpt), (b"A2B0", a2b0)]
-    offset = 128 + 4 + 12 * len(tags)
-    table, data = b"", b""
-    for sig, body in tags:
-        while (offset + len(data)) % 4:
-            data += b"\0"
-        table += sig + struct.pack(">II", offset + len(data), len(body))
-        data += body
-    size = offset + len(data)
-    header = (struct.pack(">I", size) + b"lcms" + bytes([2, 0x10, 0, 0]) + b"prtr" + b"CMYK" + b"Lab "
-              + b"\0" * 12 + b"acsp" + b"\0" * 24 + b"\0" * 4 + s15(0.9642) + s15(1.0) + s15(0.8249) + b"\0" * 48)
-    assert len(header) == 128
-    return header + struct.pack(">I", len(tags)) + table + data
+    return icc_profile(b"prtr", b"CMYK", b"Lab ", tags)
 
 
 def cmyk_fixtures(f, src):

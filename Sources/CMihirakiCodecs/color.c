@@ -22,14 +22,18 @@ static int describes_srgb(cmsHPROFILE profile) {
     return strstr(text, "srgb") != NULL;
 }
 
-mh_color_transform *mh_color_transform_new(const void *icc, size_t size, int channels, mh_error *error) {
+/// The embedded profile, or NULL with the reason in `error`.
+static cmsHPROFILE open_profile(const void *icc, size_t size, mh_error *error) {
     mh_set_error(error, MH_OK, "");
     cmsSetLogErrorHandler(quiet);
-    cmsHPROFILE input = cmsOpenProfileFromMem(icc, (cmsUInt32Number)size);
-    if (input == NULL) {
-        mh_set_error(error, MH_ERR_CORRUPT, "the embedded colour profile cannot be read");
-        return NULL;
-    }
+    cmsHPROFILE profile = cmsOpenProfileFromMem(icc, (cmsUInt32Number)size);
+    if (profile == NULL) mh_set_error(error, MH_ERR_CORRUPT, "the embedded colour profile cannot be read");
+    return profile;
+}
+
+mh_color_transform *mh_color_transform_new(const void *icc, size_t size, int channels, mh_error *error) {
+    cmsHPROFILE input = open_profile(icc, size, error);
+    if (input == NULL) return NULL;
     cmsColorSpaceSignature space = cmsGetColorSpace(input);
     cmsHPROFILE output = NULL;
     cmsUInt32Number format = 0, flags = cmsFLAGS_NOCACHE;
@@ -66,13 +70,8 @@ mh_color_transform *mh_color_transform_new(const void *icc, size_t size, int cha
 }
 
 mh_color_transform *mh_color_transform_new_cmyk(const void *icc, size_t size, int inverted, mh_error *error) {
-    mh_set_error(error, MH_OK, "");
-    cmsSetLogErrorHandler(quiet);
-    cmsHPROFILE input = cmsOpenProfileFromMem(icc, (cmsUInt32Number)size);
-    if (input == NULL) {
-        mh_set_error(error, MH_ERR_CORRUPT, "the embedded colour profile cannot be read");
-        return NULL;
-    }
+    cmsHPROFILE input = open_profile(icc, size, error);
+    if (input == NULL) return NULL;
     if (cmsGetColorSpace(input) != cmsSigCmykData) {
         cmsCloseProfile(input);
         mh_set_error(error, MH_ERR_UNSUPPORTED, "the embedded colour profile is not a CMYK profile");

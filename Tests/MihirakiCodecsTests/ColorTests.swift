@@ -6,6 +6,19 @@ import Testing
 
 @Suite("Embedded colour profiles")
 struct ColorTests {
+    /// Every sample of a page decoded with `withRows`, one row at a time.
+    func rowByRow(_ bytes: [UInt8]) throws -> [UInt8] {
+        var rows: [UInt8] = []
+        try PageDecoder.withRows(bytes) { width, height, channels, next in
+            var row = [UInt8](repeating: 0, count: width * channels + 16)
+            for _ in 0..<height {
+                try row.withUnsafeMutableBufferPointer { try next($0.baseAddress!) }
+                rows += row.prefix(width * channels)
+            }
+        }
+        return rows
+    }
+
     /// The largest difference between two sample arrays.
     func maxDifference(_ a: [UInt8], _ b: [UInt8]) -> Int {
         zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 0
@@ -24,16 +37,7 @@ struct ColorTests {
         #expect(maxDifference(managed, srgb) <= 2 && psnr(managed, srgb) >= 50,
                 "\(name): \(maxDifference(managed, srgb)) max, \(psnr(managed, srgb)) dB from lcms2's sRGB")
         #expect(psnr(stored, original) >= 45, "\(name): stored values \(psnr(stored, original)) dB")
-        // Row by row gives the same as whole.
-        var rows: [UInt8] = []
-        try PageDecoder.withRows(bytes) { width, height, channels, next in
-            var row = [UInt8](repeating: 0, count: width * channels + 16)
-            for _ in 0..<height {
-                try row.withUnsafeMutableBufferPointer { try next($0.baseAddress!) }
-                rows += row.prefix(width * channels)
-            }
-        }
-        #expect(rows == (try PageDecoder.decode(bytes)).pixels)
+        #expect(try rowByRow(bytes) == (try PageDecoder.decode(bytes)).pixels, "row by row gives the same as whole")
     }
 
     /// icc-cmyk.jpg: Adobe-inverted CMYK with a CMYK profile of our own
@@ -50,15 +54,7 @@ struct ColorTests {
                 "\(maxDifference(managed.straightRGBA.pixels, srgb)) max, \(fidelity) dB from lcms2's sRGB")
         let naive = try PageDecoder.decode(bytes, colorManage: false)
         #expect(maxDifference(naive.straightRGBA.pixels, srgb) > 20, "the profile makes a difference")
-        var rows: [UInt8] = []
-        try PageDecoder.withRows(bytes) { width, height, channels, next in
-            var row = [UInt8](repeating: 0, count: width * channels + 16)
-            for _ in 0..<height {
-                try row.withUnsafeMutableBufferPointer { try next($0.baseAddress!) }
-                rows += row.prefix(width * channels)
-            }
-        }
-        #expect(rows == managed.pixels, "row by row gives the same as whole")
+        #expect(try rowByRow(bytes) == managed.pixels, "row by row gives the same as whole")
     }
 
     @Test("One transform per profile, shared; a profile that calls itself sRGB needs none")
