@@ -111,6 +111,22 @@ struct SafeResponses: RouterMiddleware {
     }
 }
 
+/// HEAD answered as GET without the body (CDNs and `curl -I` ask it), before
+/// the router looks for a route.
+struct HeadAsGet<Inner: HTTPResponder>: HTTPResponder where Inner.Context == BasicRequestContext {
+    let inner: Inner
+
+    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        guard request.method == .head else { return try await inner.respond(to: request, context: context) }
+        var get = request.head
+        get.method = .get
+        var response = try await inner.respond(to: Request(head: get, body: request.body), context: context)
+        // The GET's length, and nothing written: NIO sends no body after a HEAD.
+        response.body = ResponseBody(contentLength: response.body.contentLength) { writer in try await writer.finish(nil) }
+        return response
+    }
+}
+
 extension HTTPField.Name {
     static let xContentTypeOptions = Self("X-Content-Type-Options")!
     static let contentSecurityPolicy = Self("Content-Security-Policy")!

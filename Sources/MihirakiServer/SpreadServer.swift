@@ -14,7 +14,7 @@ public enum SpreadServer {
         logger.logLevel = .warning
         let host = options.host
         let app = Application(
-            router: Routes.router(service),
+            responder: HeadAsGet(inner: Routes.router(service).buildResponder()),
             server: .http1(configuration: .init(idleTimeout: .seconds(Int64(options.idleTimeoutSeconds)))),
             configuration: .init(address: .hostname(host, port: options.port), serverName: "Mihiraki"),
             onServerRunning: { channel in listening(host, channel.localAddress?.port ?? options.port) },

@@ -50,6 +50,9 @@ struct ServerCLITests {
             let again = try httpGet(server, path, headers: ["If-None-Match: \(etag)"])
             #expect(again.status == 304 && again.body.isEmpty)
             #expect(try httpGet(server, path, headers: ["If-None-Match: \"other\""]).status == 200)
+        let head = try runTool("/usr/bin/curl", ["-s", "-I", server.base + path])
+        #expect(head.stdout.hasPrefix("HTTP/1.1 200") && head.stdout.contains(etag)
+                && head.stdout.contains("Content-Length: \(first.body.count)"), "HEAD: \(head.stdout)")
             #expect(try httpGet(server, path + "&quality=60").headers["etag"] != etag, "other options, other tag")
 
             // Page 2 replaced (spread 2 is [2|3]): the tag changes and the new bytes are served.
