@@ -5,7 +5,6 @@
 // codes and messages, never by jumping or exiting.
 #include "shim.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,15 +17,14 @@ struct mh_archive {
 
 static void archive_failure(mh_error *error, struct archive *archive, const char *what) {
     const char *reason = archive ? archive_error_string(archive) : NULL;
-    char text[200];
     if (reason && strstr(reason, "solid") && strstr(reason, "RAR")) {
-        snprintf(text, sizeof text, "a solid RAR 4 archive, which libarchive %s cannot read", ARCHIVE_VERSION_ONLY_STRING);
+        mh_set_errorf(error, MH_ERR_CORRUPT, "a solid RAR 4 archive, which libarchive %s cannot read",
+                      ARCHIVE_VERSION_ONLY_STRING);
     } else if (reason && (strstr(reason, "ncrypt") || strstr(reason, "passphrase"))) {
-        snprintf(text, sizeof text, "an encrypted archive (%s)", reason);
+        mh_set_errorf(error, MH_ERR_CORRUPT, "an encrypted archive (%s)", reason);
     } else {
-        snprintf(text, sizeof text, "%s: %s", what, reason && reason[0] ? reason : "damaged archive data");
+        mh_set_errorf(error, MH_ERR_CORRUPT, "%s: %s", what, reason && reason[0] ? reason : "damaged archive data");
     }
-    mh_set_error(error, MH_ERR_CORRUPT, text);
 }
 
 mh_archive *mh_archive_open(const char *path, mh_error *error) {

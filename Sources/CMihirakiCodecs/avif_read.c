@@ -5,7 +5,6 @@
 // codes, never by jumping or exiting.
 #include "shim.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 #include <avif/avif.h>
@@ -15,13 +14,11 @@ struct mh_avif_reader {
 };
 
 static void avif_error(mh_error *error, avifResult result, const avifDecoder *decoder, const char *what) {
-    char text[200];
     const char *detail = decoder && decoder->diag.error[0] ? decoder->diag.error : avifResultToString(result);
-    snprintf(text, sizeof text, "%s: %s", what, detail);
     int code = MH_ERR_CORRUPT;
     if (result == AVIF_RESULT_OUT_OF_MEMORY) code = MH_ERR_NOMEM;
     if (result == AVIF_RESULT_NO_CODEC_AVAILABLE || result == AVIF_RESULT_NOT_IMPLEMENTED) code = MH_ERR_UNSUPPORTED;
-    mh_set_error(error, code, text);
+    mh_set_errorf(error, code, "%s: %s", what, detail);
 }
 
 mh_avif_reader *mh_avif_open(const void *data, size_t size, mh_avif_info *info, mh_error *error) {

@@ -4,7 +4,6 @@
 // reports errors by return codes, never by jumping or exiting.
 #include "shim.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,10 +30,9 @@ static int read_memory(GifFileType *gif, GifByteType *out, int length) {
 }
 
 static void gif_error(mh_error *error, int code, const char *what) {
-    char text[200];
     const char *reason = GifErrorString(code);
-    snprintf(text, sizeof text, "%s: %s", what, reason ? reason : "damaged GIF data");
-    mh_set_error(error, code == D_GIF_ERR_NOT_ENOUGH_MEM ? MH_ERR_NOMEM : MH_ERR_CORRUPT, text);
+    mh_set_errorf(error, code == D_GIF_ERR_NOT_ENOUGH_MEM ? MH_ERR_NOMEM : MH_ERR_CORRUPT, "%s: %s", what,
+                  reason ? reason : "damaged GIF data");
 }
 
 mh_gif_reader *mh_gif_open(const void *data, size_t size, mh_gif_info *info, mh_error *error) {
