@@ -25,9 +25,7 @@ package enum ImageFormat: String, Hashable, Sendable {
     /// Recognises the format from a file's leading bytes, or `nil`.
     package static func sniff<C: Collection<UInt8>>(_ bytes: C) -> ImageFormat? {
         let head = Array(bytes.prefix(16))
-        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
-            head.count >= offset + magic.count && Array(head[offset..<offset + magic.count]) == magic
-        }
+        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool { head.hasMagic(magic, at: offset) }
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
         if starts(Array("GIF8".utf8)) { return .gif }
@@ -42,5 +40,12 @@ package enum ImageFormat: String, Hashable, Sendable {
         }
         if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return .jpegXL }
         return nil
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Whether these leading bytes of a file hold `magic` at `offset`.
+    package func hasMagic(_ magic: [UInt8], at offset: Int = 0) -> Bool {
+        count >= offset + magic.count && self[offset..<offset + magic.count].elementsEqual(magic)
     }
 }

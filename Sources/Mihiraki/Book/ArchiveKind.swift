@@ -1,3 +1,5 @@
+import MihirakiCodecs
+
 /// Which reader an archive file needs, told from its first bytes; the name
 /// decides only when the bytes say nothing Mihiraki knows.
 package enum ArchiveKind {
@@ -10,9 +12,7 @@ package enum ArchiveKind {
     case sequential
 
     init?(head: [UInt8], name: String) {
-        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
-            head.count >= offset + magic.count && Array(head[offset..<offset + magic.count]) == magic
-        }
+        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool { head.hasMagic(magic, at: offset) }
         if starts([0x50, 0x4B, 0x03, 0x04]) || starts([0x50, 0x4B, 0x05, 0x06]) {
             self = .zip
         } else if starts(Array("Rar!\u{1A}\u{07}".utf8)) || starts([0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C])
