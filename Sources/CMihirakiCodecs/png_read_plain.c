@@ -20,6 +20,7 @@ typedef struct plain_png {
     const uint8_t *idat;      // the image data when it is one chunk
     size_t idat_size;         // total bytes over all IDAT chunks
     int idat_chunks;
+    int has_profile;          // an iCCP chunk before the image data (libpng reads it; this path does not)
 } plain_png;
 
 /// Walks the chunks; returns 1 when the file is a plain PNG this path reads.
@@ -56,6 +57,7 @@ static int scan(const uint8_t *data, size_t size, plain_png *png) {
             png->idat_size += length;
         } else {
             if (png->idat_chunks) idat_done = 1;
+            if (memcmp(type, "iCCP", 4) == 0 && png->idat_chunks == 0) png->has_profile = 1;
             if (memcmp(type, "IEND", 4) == 0) {
                 seen_iend = 1;
             } else if (memcmp(type, "tRNS", 4) == 0 || (critical && memcmp(type, "PLTE", 4) != 0)) {
@@ -67,12 +69,14 @@ static int scan(const uint8_t *data, size_t size, plain_png *png) {
     return seen_ihdr && seen_iend && png->idat_chunks > 0;
 }
 
-int mh_png_plain_probe(const void *data, size_t size, uint32_t *width, uint32_t *height, int *channels) {
+int mh_png_plain_probe(const void *data, size_t size, uint32_t *width, uint32_t *height, int *channels,
+                       int *has_profile) {
     plain_png png;
     if (data == NULL || !scan((const uint8_t *)data, size, &png)) return MH_ERR_UNSUPPORTED;
     *width = png.width;
     *height = png.height;
     *channels = png.channels;
+    *has_profile = png.has_profile;
     return MH_OK;
 }
 

@@ -43,9 +43,7 @@ public enum PageDecoder {
     /// - Throws: `CodecError`.
     public static func decode(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels,
                               colorManage: Bool = true) throws -> PixelBuffer {
-        if !(colorManage && hasPNGProfile(bytes)), let plain = try decodePlainPNG(bytes, maxPixels: maxPixels) {
-            return plain
-        }
+        if let plain = try decodePlainPNG(bytes, maxPixels: maxPixels, colorManage: colorManage) { return plain }
         return try open(bytes, maxPixels: maxPixels) { opened in
             let page = colorManage ? opened.colorManaged() : opened
             try checkPixelLimit(width: page.header.storedWidth, height: page.header.storedHeight, maxPixels: maxPixels)
@@ -93,27 +91,14 @@ public enum PageDecoder {
         }
     }
 
-    /// Whether a PNG carries an iCCP chunk (it comes before the image data),
-    /// which the libdeflate fast path does not read.
-    static func hasPNGProfile(_ bytes: [UInt8]) -> Bool {
-        guard ImageFormat.sniff(bytes) == .png else { return false }
-        var at = 8
-        while at + 8 <= bytes.count {
-            let length = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
-            let type = bytes[at + 4..<at + 8]
-            if type.elementsEqual("iCCP".utf8) { return true }
-            if type.elementsEqual("IDAT".utf8) { return false }
-            at += 12 + length
-        }
-        return false
-    }
-
     /// The libdeflate fast path for plain PNGs; `nil` when it declines the
-    /// file (libpng then decodes it, and reports any damage).
-    static func decodePlainPNG(_ bytes: [UInt8], maxPixels: Int) throws -> PixelBuffer? {
+    /// file (libpng then decodes it, and reports any damage), and, with
+    /// `colorManage`, for a PNG with an embedded profile, which libpng reads.
+    static func decodePlainPNG(_ bytes: [UInt8], maxPixels: Int, colorManage: Bool = false) throws -> PixelBuffer? {
         try bytes.withUnsafeBytes { raw in
-            var width: UInt32 = 0, height: UInt32 = 0, channels: Int32 = 0
-            guard mh_png_plain_probe(raw.baseAddress, raw.count, &width, &height, &channels) == MH_OK else { return nil }
+            var width: UInt32 = 0, height: UInt32 = 0, channels: Int32 = 0, hasProfile: Int32 = 0
+            guard mh_png_plain_probe(raw.baseAddress, raw.count, &width, &height, &channels, &hasProfile) == MH_OK,
+                  !(colorManage && hasProfile != 0) else { return nil }
             try checkPixelLimit(width: Int(width), height: Int(height), maxPixels: maxPixels)
             var declined = false
             let image = PixelBuffer(width: Int(width), height: Int(height), channels: Int(channels)) { out in

@@ -66,9 +66,11 @@ int mh_png_read_row(mh_png_reader *reader, void *row, mh_error *error);
 void mh_png_close(mh_png_reader *reader);
 
 /// Whether `data` is a plain PNG (8-bit, not interlaced, gray, gray+alpha,
-/// RGB or RGBA, no tRNS) that `mh_png_plain_decode` reads; its size if so.
+/// RGB or RGBA, no tRNS) that `mh_png_plain_decode` reads; its size if so,
+/// and whether it embeds an ICC profile (which this path does not apply).
 /// Returns MH_OK or MH_ERR_UNSUPPORTED.
-int mh_png_plain_probe(const void *data, size_t size, uint32_t *width, uint32_t *height, int *channels);
+int mh_png_plain_probe(const void *data, size_t size, uint32_t *width, uint32_t *height, int *channels,
+                       int *has_profile);
 /// Decodes a plain PNG with libdeflate. Returns MH_ERR_UNSUPPORTED for any
 /// file it declines (including damaged ones): decode those with libpng.
 int mh_png_plain_decode(const void *data, size_t size, void *pixels, size_t stride);
