@@ -22,8 +22,12 @@ package enum FileSystem {
 
     /// Whether `path`, links resolved, is `folder` (already resolved) or inside it.
     package static func isInside(_ path: String, _ folder: String) -> Bool {
-        guard let real = realPath(path) else { return false }
-        return real == folder || real.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+        realPath(path).map { isWithin($0, folder) } ?? false
+    }
+
+    /// Whether the resolved path `path` is `folder` or below it, by name.
+    static func isWithin(_ path: String, _ folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }
 
     /// The whole file.

@@ -14,8 +14,7 @@ extension BookRenderer {
     package static func prepareOutput(_ outputRoot: String, books: [String]) throws {
         let out = resolved(outputRoot)
         for book in books {
-            let root = resolved(book)
-            if out == root || out.hasPrefix(root.hasSuffix("/") ? root : root + "/") {
+            if FileSystem.isWithin(out, resolved(book)) {
                 throw MihirakiError(.usage, "the output folder \(outputRoot) is inside the book \(book)")
             }
         }
