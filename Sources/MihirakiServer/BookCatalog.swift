@@ -109,10 +109,12 @@ final class BookCatalog: @unchecked Sendable {
 
     private static func walk(_ folder: String, id: String, root: String, visited: inout Set<String>,
                              into entries: inout [Entry]) {
-        let (files, folders) = children(of: folder, root: root)
+        let listing = children(of: folder, root: root)
+        let (files, folders) = listing
         let prefix = id.isEmpty ? "" : id + "/"
         if !id.isEmpty && files.contains(where: Book.isImageName) {
-            entries.append(Entry(id: id, path: folder, isArchive: false, signature: signature(ofFolder: folder, root: root)))
+            entries.append(Entry(id: id, path: folder, isArchive: false,
+                                 signature: signature(ofFolder: folder, listing: listing, root: root)))
             return
         }
         for name in files {
@@ -128,15 +130,18 @@ final class BookCatalog: @unchecked Sendable {
         }
     }
 
-    /// Size and modification time of every file in a book folder, sub-folders included.
-    private static func signature(ofFolder folder: String, root: String) -> String {
+    /// Size and modification time of every file in a book folder, sub-folders
+    /// included; `listing` is the folder's own, already read.
+    private static func signature(ofFolder folder: String, listing: (files: [String], folders: [String]),
+                                  root: String) -> String {
         var parts: [String] = []
-        func visit(_ path: String, _ relative: String) {
-            let (files, folders) = children(of: path, root: root)
-            for name in files { parts.append(relative + name + " " + stamp(path + "/" + name)) }
-            for name in folders { visit(path + "/" + name, relative + name + "/") }
+        func visit(_ path: String, _ relative: String, _ listing: (files: [String], folders: [String])) {
+            for name in listing.files { parts.append(relative + name + " " + stamp(path + "/" + name)) }
+            for name in listing.folders {
+                visit(path + "/" + name, relative + name + "/", children(of: path + "/" + name, root: root))
+            }
         }
-        visit(folder, "")
+        visit(folder, "", listing)
         var hasher = Hasher()
         hasher.combine(parts)
         return String(UInt(bitPattern: hasher.finalize()), radix: 16)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A book's id in a URL: its path relative to ROOT, percent-encoded as one
 /// path segment (`Series%20A%2Fvol1`). It is decoded exactly once, and what
 /// the decoding gives must be a plain relative path.
@@ -7,7 +9,7 @@ enum BookID {
     ///   `..` component, an absolute id, a NUL or backslash, or anything still
     ///   percent-encoded after one decoding (double encoding).
     static func decode(_ segment: Substring) throws -> String {
-        guard let bytes = percentDecoded(segment), let id = String(validating: bytes, as: UTF8.self) else {
+        guard let id = String(segment).removingPercentEncoding else {
             throw ServerError(.badRequest, "malformed book id: bad percent-encoding or not UTF-8")
         }
         if id.isEmpty || id.hasPrefix("/") {
@@ -16,7 +18,7 @@ enum BookID {
         if id.utf8.contains(0) || id.contains("\\") {
             throw ServerError(.badRequest, "book ids contain no NUL or backslash")
         }
-        if looksEncoded(id) {
+        if id.range(of: "%[0-9A-Fa-f]{2}", options: .regularExpression) != nil {
             throw ServerError(.badRequest, "book id is still percent-encoded after decoding (double encoding)")
         }
         for component in id.split(separator: "/", omittingEmptySubsequences: false) {
@@ -27,57 +29,11 @@ enum BookID {
         return id
     }
 
-    /// `%XX` anywhere in the text.
-    private static func looksEncoded(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count >= 3 else { return false }
-        for i in 0..<(bytes.count - 2) where bytes[i] == UInt8(ascii: "%") {
-            if hexValue(bytes[i + 1]) != nil && hexValue(bytes[i + 2]) != nil { return true }
-        }
-        return false
-    }
-
-    /// One round of percent-decoding; nil when a `%` is not followed by two hex digits.
-    static func percentDecoded(_ text: Substring) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else { out.append(byte); continue }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
-            out.append(high << 4 | low)
-        }
-        return out
-    }
-
     /// The id as one URL path segment: everything but unreserved characters encoded, `/` as `%2F`.
     static func encode(_ id: String) -> String {
-        var out = ""
-        for byte in id.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return out
+        id.addingPercentEncoding(withAllowedCharacters: unreserved) ?? id
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
-    }
+    /// RFC 3986's unreserved characters.
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

@@ -17,7 +17,7 @@ final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Send
     private var nodes: [Key: Node] = [:]
     private var oldest: Node?
     private weak var newest: Node?
-    private(set) var totalCost = 0
+    private var cost = 0
 
     init(capacity: Int) { self.capacity = capacity }
 
@@ -33,7 +33,7 @@ final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Send
     func insert(_ value: Value, for key: Key, cost: Int) {
         lock.lock(); defer { lock.unlock() }
         if let node = nodes[key] {
-            totalCost += cost - node.cost
+            self.cost += cost - node.cost
             node.value = value
             node.cost = cost
             moveToNewest(node)
@@ -41,12 +41,15 @@ final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Send
             let node = Node(key: key, value: value, cost: cost)
             nodes[key] = node
             append(node)
-            totalCost += cost
+            self.cost += cost
         }
-        while totalCost > capacity, let victim = oldest { remove(victim) }
+        while self.cost > capacity, let victim = oldest { remove(victim) }
     }
 
     var count: Int { lock.lock(); defer { lock.unlock() }; return nodes.count }
+
+    /// The cost of everything kept.
+    var totalCost: Int { lock.lock(); defer { lock.unlock() }; return cost }
 
     private func append(_ node: Node) {
         node.older = newest
@@ -72,6 +75,6 @@ final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Send
     private func remove(_ node: Node) {
         unlink(node)
         nodes[node.key] = nil
-        totalCost -= node.cost
+        cost -= node.cost
     }
 }

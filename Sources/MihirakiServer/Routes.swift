@@ -62,8 +62,7 @@ enum Routes {
     static func spreadFile(_ name: Substring) throws -> (Int, SpreadFormat) {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count <= 9, parts[0].allSatisfy(\.isASCII), let number = Int(parts[0]),
-              number >= 1, let format = SpreadFormat(rawValue: parts[1] == "jpg" ? "jpeg" : String(parts[1])),
-              parts[1] != "jpeg" else {
+              number >= 1, let format = SpreadFormat.allCases.first(where: { $0.fileExtension == parts[1] }) else {
             throw ServerError(.notFound, "spread files are named N.png, N.jpg, N.webp or N.avif")
         }
         return (number, format)
