@@ -15,7 +15,7 @@ enum AVIFPageDecoder: PageFormatDecoder {
             let header = PageHeader(format: .avif, storedWidth: width, storedHeight: height,
                                     orientation: orientation(rotation: Int(info.rotation), mirror: Int(info.mirror)),
                                     isGray: gray)
-            let profile = info.icc.map { Array(UnsafeBufferPointer(start: $0, count: info.icc_size)) }
+            let profile = copied(info.icc, count: info.icc_size)
             return try body(.whole(header: header, channels: delivered, profile: profile) { pixels, stride in
                 if !gray {
                     guard mh_avif_read(reader, pixels, stride, Int32(decoded), &error) == MH_OK else { throw CodecError(error) }

@@ -12,7 +12,7 @@ enum JPEGPageDecoder: PageFormatDecoder {
                 orientation = ExifOrientation.parse(Array(UnsafeBufferPointer(start: exif, count: info.exif_size))) ?? 1
             }
             let width = Int(info.width), height = Int(info.height), channels = Int(info.channels)
-            let profile = info.icc.map { Array(UnsafeBufferPointer(start: $0, count: info.icc_size)) }
+            let profile = copied(info.icc, count: info.icc_size)
             let header = PageHeader(format: .jpeg, storedWidth: width, storedHeight: height,
                                     orientation: orientation, isGray: channels == 1)
             let reduce: (Int, Int) throws -> (width: Int, height: Int) = { minWidth, minHeight in

@@ -10,7 +10,7 @@ enum JXLPageDecoder: PageFormatDecoder {
             let channels = (gray ? 1 : 3) + (info.has_alpha != 0 ? 1 : 0)
             let header = PageHeader(format: .jpegXL, storedWidth: Int(info.width), storedHeight: Int(info.height),
                                     orientation: 1, isGray: gray)
-            let profile = info.icc.map { Array(UnsafeBufferPointer(start: $0, count: info.icc_size)) }
+            let profile = copied(info.icc, count: info.icc_size)
             return try body(.whole(header: header, channels: channels, profile: profile) { pixels, stride in
                 let size = stride * header.storedHeight
                 guard mh_jxl_read(reader, pixels, size, Int32(channels), &error) == MH_OK else { throw CodecError(error) }

@@ -8,7 +8,7 @@ enum PNGPageDecoder: PageFormatDecoder {
         try withReader(bytes, mh_png_info(), open: mh_png_open, close: mh_png_close) { reader, info in
             var error = mh_error()
             let width = Int(info.width), height = Int(info.height), channels = Int(info.channels)
-            let profile = info.icc.map { Array(UnsafeBufferPointer(start: $0, count: info.icc_size)) }
+            let profile = copied(info.icc, count: info.icc_size)
             let header = PageHeader(format: .png, storedWidth: width, storedHeight: height, orientation: 1,
                                     isGray: channels <= 2)
             if info.interlaced != 0 {

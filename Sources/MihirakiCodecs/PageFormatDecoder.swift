@@ -28,4 +28,10 @@ extension PageFormatDecoder {
             return try body(reader, info)
         }
     }
+
+    /// Bytes the C shim points at (an embedded profile), copied out while the
+    /// reader that owns them is still open; `nil` when there are none.
+    static func copied(_ bytes: UnsafePointer<UInt8>?, count: Int) -> [UInt8]? {
+        bytes.map { Array(UnsafeBufferPointer(start: $0, count: count)) }
+    }
 }

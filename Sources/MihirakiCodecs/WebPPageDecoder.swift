@@ -8,7 +8,7 @@ enum WebPPageDecoder: PageFormatDecoder {
         // The profile points into the bytes: copied while they are pinned.
         let profile = try bytes.withUnsafeBytes { raw -> [UInt8]? in
             guard mh_webp_probe(raw.baseAddress, raw.count, &info, &error) == MH_OK else { throw CodecError(error) }
-            return info.icc.map { Array(UnsafeBufferPointer(start: $0, count: info.icc_size)) }
+            return copied(info.icc, count: info.icc_size)
         }
         info.icc = nil
         let channels = info.has_alpha != 0 || info.animated != 0 ? 4 : 3
