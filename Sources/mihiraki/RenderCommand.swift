@@ -11,7 +11,8 @@ struct RenderCommand: ParsableCommand {
         abstract: "Write the spreads of one or more books as PNG, JPEG, WebP or AVIF files.",
         discussion: """
         Each BOOK (a folder of page images or an archive (.cbz, .cbr, .cb7, .cbt)) goes to \
-        OUTDIR/<book name>/spread-001.png, … and OUTDIR/<book name>/manifest.json. \
+        OUTDIR/<book name>/spread-001.png (or .jpg, .webp, .avif with --format), … and \
+        OUTDIR/<book name>/manifest.json. \
         A book that fails is reported and the others are still written; the exit status is then 1.
         """)
 
@@ -37,7 +38,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Parallel workers (default: all cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Flag(name: .customLong("contact-sheet"), help: "Also write OUTDIR/<book>/contact-sheet.png, a labelled grid of all spreads.")
+    @Flag(name: .customLong("contact-sheet"), help: "Also write OUTDIR/<book>/contact-sheet.png (in the spreads' format), a labelled grid of all spreads.")
     var contactSheet = false
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors: no progress line, no summary.")

@@ -1,4 +1,5 @@
-/// Renders planned books to folders of PNG spreads plus `manifest.json`.
+/// Renders planned books to folders of spread files (in the plans' format)
+/// plus `manifest.json`.
 ///
 /// All spreads of all books go through one queue served by
 /// ``RunOptions/jobs`` workers, so both cores stay busy whether a run holds
@@ -35,14 +36,14 @@ public enum BookRenderer {
 
     /// Writes the spreads of several books: each to `outputRoot/<book>/`
     /// with, when all its spreads succeed, `manifest.json` (and
-    /// `contact-sheet.png` if asked for). Every file is written under a
+    /// the contact sheet if asked for). Every file is written under a
     /// temporary name and renamed, so no half-written file has a final name.
     /// A book that fails does not stop the others.
     ///
     /// - Parameters:
     ///   - plans: the books, in order.
     ///   - outputRoot: the folder that receives one sub-folder per book.
-    ///   - options: workers, compression, contact sheets.
+    ///   - options: workers, contact sheets, incremental runs.
     ///   - progress: called after each spread, one call at a time.
     /// - Returns: one outcome per plan, in order. A book whose output name an
     ///   earlier book already has is refused in its outcome, not rendered.
