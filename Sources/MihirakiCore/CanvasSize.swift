@@ -39,10 +39,22 @@ public enum CanvasSize: Hashable, Sendable, CustomStringConvertible {
         case .exact(let w, let h):
             return (w, h)
         case .height(let h):
-            return (max(1, Int(snap(Double(h) * ratio + between))), h)
+            return (max(1, Self.pixels(Double(h) * ratio + between)), h)
         case .width(let w):
-            return (w, max(1, Int(snap((Double(w) - between) / ratio))))
+            return (w, max(1, Self.pixels((Double(w) - between) / ratio)))
         }
+    }
+
+    /// A derived side in whole pixels, snapped. Options are checked after the
+    /// canvas is resolved, so an absurd gap or size must still give a number:
+    /// beyond `Int`'s range, infinite or not a number, it is `Int.max` (or,
+    /// far below zero, `Int.min`), a side every caller refuses.
+    private static func pixels(_ value: Double) -> Int {
+        let snapped = snap(value)
+        guard !snapped.isNaN else { return .max }
+        if snapped >= 0x1p63 { return .max }
+        if snapped < -0x1p63 { return .min }
+        return Int(snapped)
     }
 
     public var description: String {

@@ -24,6 +24,20 @@ struct LimitsCLITests {
         #expect(plan.status == 2 && plan.stderr.contains("--max-pixels"), "\(plan.stderr)")
     }
 
+    /// Found reviewing the server's query parameters: a derived canvas side
+    /// was converted from Double to Int unchecked, so an absurd gap or size
+    /// stopped the process with a fatal error (exit 132) — and a query
+    /// string could do the same to `mihiraki serve`.
+    @Test("An absurd gap or size beside a derived canvas side is a usage error, not a crash", arguments: [
+        ["--size", "x300", "--gap", "1e300"], ["--size", "x300", "--gap", "nan"], ["--size", "300x", "--gap", "-1e300"],
+        ["--size", "x9223372036854775807"], ["--size", "x300", "--gap", "inf"],
+    ])
+    func absurdDerivedCanvas(flags: [String]) throws {
+        let run = try mihiraki(["plan", sample] + flags)
+        #expect(run.status == 2, "\(flags): exit \(run.status)")
+        #expect(run.stderr.hasPrefix("mihiraki: ") && run.stderr.split(separator: "\n").count == 1, "\(run.stderr.prefix(300))")
+    }
+
     @Test("A contact sheet over --max-pixels is refused before any spread is drawn")
     func contactSheetOverLimit() throws {
         let folder = try TemporaryFolder()

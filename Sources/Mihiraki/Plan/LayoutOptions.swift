@@ -67,14 +67,15 @@ public struct LayoutOptions: Sendable {
     /// - Throws: ``MihirakiError`` with code `.usage` naming the option.
     package func validate() throws {
         guard maxPixels >= 1 else { throw MihirakiError(.usage, "--max-pixels must be at least 1") }
+        // A derived canvas side includes the gap: a gap no canvas can hold is named before it.
+        let gapMessage = "--gap must be at least 0 and less than the canvas width"
+        guard gap >= 0, gap.isFinite else { throw MihirakiError(.usage, gapMessage) }
         let (canvasWidth, canvasHeight) = canvas
         guard canvasWidth > 0, canvasHeight > 0, canvasWidth <= 65535, canvasHeight <= 65535 else {
             throw MihirakiError(.usage, "--size must be between 1x1 and 65535x65535")
         }
         try Self.checkCanvas(width: canvasWidth, height: canvasHeight, maxPixels: maxPixels, what: "--size")
-        guard gap >= 0, gap.isFinite, gap < Double(canvasWidth) else {
-            throw MihirakiError(.usage, "--gap must be at least 0 and less than the canvas width")
-        }
+        guard gap < Double(canvasWidth) else { throw MihirakiError(.usage, gapMessage) }
         guard wideThreshold > 0, wideThreshold.isFinite else {
             throw MihirakiError(.usage, "--wide-threshold must be a positive number")
         }
