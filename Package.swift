@@ -6,6 +6,9 @@ let package = Package(
     products: [
         .library(name: "Mihiraki", targets: ["Mihiraki"]),
         .executable(name: "mihiraki", targets: ["mihiraki"]),
+        // What a request to `mihiraki serve` asks for, parsed; a product so the
+        // fuzzers (a separate package) can reach it without the HTTP stack.
+        .library(name: "MihirakiRequests", targets: ["MihirakiRequests"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -36,11 +39,15 @@ let package = Package(
         // own public API and the types Exports.swift names reach a client; the
         // inner modules share the rest with `package` access.
         .target(name: "Mihiraki", dependencies: ["MihirakiCore", "MihirakiRaster", "MihirakiCodecs", "ZIPFoundation"]),
+        // Book ids and query parameters of `mihiraki serve`, parsed and checked:
+        // pure code, no HTTP stack, fuzzed on its own.
+        .target(name: "MihirakiRequests",
+                dependencies: ["Mihiraki", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // `mihiraki serve`: spreads over HTTP. Hummingbird and swift-nio stay in
         // this module; the library and its clients never build them.
         .target(
             name: "MihirakiServer",
-            dependencies: ["Mihiraki", .product(name: "Hummingbird", package: "hummingbird"),
+            dependencies: ["Mihiraki", "MihirakiRequests", .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "HTTPTypes", package: "swift-http-types")]
@@ -63,7 +70,7 @@ let package = Package(
         .testTarget(name: "MihirakiRasterTests", dependencies: ["MihirakiRaster"]),
         .testTarget(name: "MihirakiCodecsTests", dependencies: ["MihirakiCodecs", "CMihirakiCodecs", "MihirakiRaster", "MihirakiTestSupport"]),
         .testTarget(name: "MihirakiTests", dependencies: ["Mihiraki", "MihirakiCore", "MihirakiRaster", "MihirakiCodecs", "MihirakiTestSupport"]),
-        .testTarget(name: "MihirakiServerTests", dependencies: ["MihirakiServer", "Mihiraki"]),
+        .testTarget(name: "MihirakiServerTests", dependencies: ["MihirakiServer", "MihirakiRequests", "Mihiraki"]),
         .testTarget(name: "CLITests", dependencies: ["mihiraki", "MihirakiTestSupport", "MihirakiCodecs", "MihirakiRaster"]),
     ]
 )

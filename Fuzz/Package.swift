@@ -15,5 +15,11 @@ let package = Package(
     dependencies: [.package(path: "..")],
     targets: [.target(name: "FuzzDriver")] + ["FuzzImage", "FuzzComicInfo", "FuzzArchive"].map { name in
         .executableTarget(name: name, dependencies: ["FuzzDriver", .product(name: "Mihiraki", package: mihiraki)])
-    }
+    } + [
+        // The server's request parsing, without its HTTP stack.
+        .executableTarget(name: "FuzzRequest", dependencies: [
+            "FuzzDriver", .product(name: "Mihiraki", package: mihiraki),
+            .product(name: "MihirakiRequests", package: mihiraki),
+        ]),
+    ]
 )

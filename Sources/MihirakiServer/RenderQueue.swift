@@ -1,4 +1,5 @@
 import Dispatch
+import MihirakiRequests
 
 /// Where renders run: at most `workers` at once on threads of their own (a
 /// render blocks on decoding and must not hold Swift's cooperative threads),

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Mihiraki
+import MihirakiRequests
 
 /// The HTTP face of ``SpreadService`` (SPEC §7): routes, JSON errors,
 /// caching headers.

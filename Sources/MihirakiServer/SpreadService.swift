@@ -1,5 +1,6 @@
 import Foundation
 import Mihiraki
+import MihirakiRequests
 
 /// What the routes serve, without HTTP: the catalog, plans, spreads and
 /// their caches. A spread is the same library call `render` makes

@@ -1,5 +1,6 @@
 import Mihiraki
 import Testing
+@testable import MihirakiRequests
 @testable import MihirakiServer
 
 @Suite("Server parts: book ids, query parameters, the LRU cache")

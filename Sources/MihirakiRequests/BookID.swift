@@ -3,12 +3,12 @@ import Foundation
 /// A book's id in a URL: its path relative to ROOT, percent-encoded as one
 /// path segment (`Series%20A%2Fvol1`). It is decoded exactly once, and what
 /// the decoding gives must be a plain relative path.
-enum BookID {
+public enum BookID {
     /// The id in `segment` (still encoded, as it came in the request line).
     /// - Throws: ``ServerError`` 400 for malformed encoding, an empty, `.` or
     ///   `..` component, an absolute id, a NUL or backslash, or anything still
     ///   percent-encoded after one decoding (double encoding).
-    static func decode(_ segment: Substring) throws -> String {
+    public static func decode(_ segment: Substring) throws -> String {
         guard let id = String(segment).removingPercentEncoding else {
             throw ServerError(.badRequest, "malformed book id: bad percent-encoding or not UTF-8")
         }
@@ -30,7 +30,7 @@ enum BookID {
     }
 
     /// The id as one URL path segment: everything but unreserved characters encoded, `/` as `%2F`.
-    static func encode(_ id: String) -> String {
+    public static func encode(_ id: String) -> String {
         id.addingPercentEncoding(withAllowedCharacters: unreserved) ?? id
     }
 

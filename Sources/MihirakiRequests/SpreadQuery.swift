@@ -6,9 +6,15 @@ import Mihiraki
 /// `background`, `blank`, `strip`, `color-manage`, `quality`, `lossless`,
 /// `compression`; `format` where the URL has no extension). An unknown name
 /// or a bad value is a 400 naming it; so is a canvas over the pixel limit.
-enum SpreadQuery {
-    static func options(_ parameters: [(name: String, value: String)], format: SpreadFormat?,
-                        maxPixels: Int) throws -> LayoutOptions {
+public enum SpreadQuery {
+    /// The options a request asks for, checked as the command line checks them.
+    /// - Parameters:
+    ///   - parameters: name and value pairs, values percent-decoded once.
+    ///   - format: the format the URL's extension names, or `nil` (then `format=` may).
+    ///   - maxPixels: the server's page and canvas limit.
+    /// - Throws: ``ServerError`` with status 400.
+    public static func options(_ parameters: [(name: String, value: String)], format: SpreadFormat?,
+                               maxPixels: Int) throws -> LayoutOptions {
         var options = LayoutOptions()
         options.maxPixels = maxPixels
         if let format { options.encoding.format = format }
