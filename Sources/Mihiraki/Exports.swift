@@ -11,5 +11,5 @@
 @_exported import enum MihirakiCodecs.PNGCompression
 @_exported import struct MihirakiRaster.Color
 @_exported import struct MihirakiRaster.PixelBuffer
-@_exported import enum MihirakiCodecs.SpreadFormat
+@_exported import struct MihirakiCodecs.SpreadFormat
 @_exported import struct MihirakiCodecs.SpreadEncoding

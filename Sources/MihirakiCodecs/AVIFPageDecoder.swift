@@ -4,7 +4,7 @@ import CMihirakiCodecs
 /// alpha; the first image of a sequence; `irot`/`imir` applied as the
 /// equivalent EXIF orientation.
 enum AVIFPageDecoder: PageFormatDecoder {
-    static func open<T>(_ bytes: [UInt8], maxPixels: Int?, _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
+    static func open<T>(_ bytes: [UInt8], _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
         // The caller checks the size against its limit before any pixel is
         // decoded; libavif keeps its own (larger) limit for the parse.
         try withReader(bytes, mh_avif_info(), open: mh_avif_open, close: mh_avif_close) { reader, info in
@@ -41,4 +41,12 @@ enum AVIFPageDecoder: PageFormatDecoder {
         let table: [[Int]] = [[1, 4, 2], [8, 5, 7], [3, 2, 4], [6, 7, 5]]
         return table[rotation & 3][mirror < 0 ? 0 : (mirror == 0 ? 1 : 2)]
     }
+}
+
+extension ImageFormat {
+    /// AVIF pages, read by ``AVIFPageDecoder``.
+    package static let avif = ImageFormat(
+        id: "avif", name: "AVIF", extensions: ["avif"], mimeType: "image/avif",
+        signatures: ["avif", "avis"].map { Signature((4, Array("ftyp".utf8)), (8, Array($0.utf8))) }, decoder: AVIFPageDecoder.self,
+        capabilities: Capabilities(alpha: true, lossless: true, gray: true, streamed: false, largestSide: 65536))
 }

@@ -10,3 +10,11 @@ enum AVIFSpreadEncoder: SpreadFormatEncoder {
         }, image: image)
     }
 }
+
+extension SpreadFormat {
+    /// Lossy or lossless AVIF.
+    public static let avif = SpreadFormat(
+        rawValue: "avif", fileExtension: "avif", aliases: [], mimeType: "image/avif", hasAlpha: true,
+        hasLosslessOption: true, writesGray: true, maximumSide: 65536, encoder: AVIFSpreadEncoder.self,
+        unavailable: { mh_avif_can_encode() == 0 ? "this build's libavif has no AV1 encoder" : nil })
+}

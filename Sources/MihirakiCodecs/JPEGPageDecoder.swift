@@ -4,7 +4,7 @@ import MihirakiRaster
 /// JPEG through libjpeg-turbo: baseline, progressive, gray, YCbCr, CMYK and
 /// YCCK (Adobe-inverted or not), EXIF orientation; rows stream.
 enum JPEGPageDecoder: PageFormatDecoder {
-    static func open<T>(_ bytes: [UInt8], maxPixels: Int?, _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
+    static func open<T>(_ bytes: [UInt8], _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
         try withReader(bytes, mh_jpeg_info(), open: mh_jpeg_open, close: mh_jpeg_close) { reader, info in
             var error = mh_error()
             var orientation = 1
@@ -73,4 +73,12 @@ enum JPEGPageDecoder: PageFormatDecoder {
             }
         }
     }
+}
+
+extension ImageFormat {
+    /// JPEG pages, read by ``JPEGPageDecoder``.
+    package static let jpeg = ImageFormat(
+        id: "jpeg", name: "JPEG", extensions: ["jpg", "jpeg", "jpe", "jfif"], mimeType: "image/jpeg",
+        signatures: [.bytes([0xFF, 0xD8, 0xFF])], decoder: JPEGPageDecoder.self,
+        capabilities: Capabilities(alpha: false, lossless: false, gray: true, streamed: true, largestSide: 65535))
 }

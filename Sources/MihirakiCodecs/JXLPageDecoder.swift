@@ -3,7 +3,7 @@ import CMihirakiCodecs
 /// JPEG XL through libjxl: lossless and lossy, gray, alpha; libjxl applies
 /// the orientation, so the header is already upright.
 enum JXLPageDecoder: PageFormatDecoder {
-    static func open<T>(_ bytes: [UInt8], maxPixels: Int?, _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
+    static func open<T>(_ bytes: [UInt8], _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
         try withReader(bytes, mh_jxl_info(), open: mh_jxl_open, close: mh_jxl_close) { reader, info in
             var error = mh_error()
             let gray = info.gray != 0
@@ -17,4 +17,12 @@ enum JXLPageDecoder: PageFormatDecoder {
             })
         }
     }
+}
+
+extension ImageFormat {
+    /// JPEG XL pages, read by ``JXLPageDecoder``.
+    package static let jpegXL = ImageFormat(
+        id: "jpeg-xl", name: "JPEG XL", extensions: ["jxl"], mimeType: "image/jxl",
+        signatures: [.bytes([0xFF, 0x0A]), .bytes([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20])], decoder: JXLPageDecoder.self,
+        capabilities: Capabilities(alpha: true, lossless: true, gray: true, streamed: false, largestSide: 1 << 30))
 }

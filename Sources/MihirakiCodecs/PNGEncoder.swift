@@ -46,3 +46,10 @@ extension PNGEncoder: SpreadFormatEncoder {
         try encode(image, compression: encoding.compression)
     }
 }
+
+extension SpreadFormat {
+    /// Lossless and exact; the default.
+    public static let png = SpreadFormat(
+        rawValue: "png", fileExtension: "png", aliases: [], mimeType: "image/png", hasAlpha: true,
+        hasLosslessOption: false, writesGray: true, maximumSide: 65535, encoder: PNGEncoder.self)
+}

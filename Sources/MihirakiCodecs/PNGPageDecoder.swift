@@ -4,7 +4,7 @@ import MihirakiRaster
 /// PNG, any colour type and depth, through libpng; rows stream unless the
 /// image is interlaced.
 enum PNGPageDecoder: PageFormatDecoder {
-    static func open<T>(_ bytes: [UInt8], maxPixels: Int?, _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
+    static func open<T>(_ bytes: [UInt8], _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
         try withReader(bytes, mh_png_info(), open: mh_png_open, close: mh_png_close) { reader, info in
             var error = mh_error()
             let width = Int(info.width), height = Int(info.height), channels = Int(info.channels)
@@ -22,4 +22,12 @@ enum PNGPageDecoder: PageFormatDecoder {
             })
         }
     }
+}
+
+extension ImageFormat {
+    /// PNG pages, read by ``PNGPageDecoder``.
+    package static let png = ImageFormat(
+        id: "png", name: "PNG", extensions: ["png"], mimeType: "image/png",
+        signatures: [.bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])], decoder: PNGPageDecoder.self,
+        capabilities: Capabilities(alpha: true, lossless: true, gray: true, streamed: true, largestSide: Int(Int32.max)))
 }

@@ -18,9 +18,9 @@ public struct PageHeader: Hashable, Sendable {
     package var height: Int { ExifOrientation.swapsAxes(orientation) ? storedWidth : storedHeight }
 }
 
-/// Decodes PNG, JPEG, WebP, GIF, AVIF and JPEG XL pages into upright 8-bit
-/// buffers. Each format is one ``PageFormatDecoder``; the format is told
-/// from the bytes, never from the file's name.
+/// Decodes pages of every readable ``ImageFormat`` into upright 8-bit
+/// buffers. Each format is one ``PageFormatDecoder`` named by its
+/// declaration; the format is told from the bytes, never from the file's name.
 public enum PageDecoder {
     /// The default pixel limit per page (200 million; `--max-pixels` changes it).
     public static let defaultMaxPixels = 200_000_000
@@ -28,7 +28,7 @@ public enum PageDecoder {
     /// Reads a page's header.
     /// - Throws: `CodecError` for unknown, unsupported or damaged data.
     public static func header(of bytes: [UInt8]) throws -> PageHeader {
-        try open(bytes, maxPixels: nil) { $0.header }
+        try open(bytes) { $0.header }
     }
 
     /// Decodes a page to gray, gray+alpha, RGB or RGBA samples (8 bits each),
@@ -44,7 +44,7 @@ public enum PageDecoder {
     public static func decode(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels,
                               colorManage: Bool = true) throws -> PixelBuffer {
         if let plain = try decodePlainPNG(bytes, maxPixels: maxPixels, colorManage: colorManage) { return plain }
-        return try open(bytes, maxPixels: maxPixels) { opened in
+        return try open(bytes) { opened in
             let page = colorManage ? opened.colorManaged() : opened
             try checkPixelLimit(width: page.header.storedWidth, height: page.header.storedHeight, maxPixels: maxPixels)
             return try page.readAll().oriented(exif: page.header.orientation)
@@ -67,7 +67,7 @@ public enum PageDecoder {
                                    atLeast: (width: Int, height: Int)? = nil,
                                    _ body: (_ width: Int, _ height: Int, _ channels: Int,
                                             _ nextRow: (UnsafeMutablePointer<UInt8>) throws -> Void) throws -> T) throws -> T {
-        try open(bytes, maxPixels: maxPixels) { opened in
+        try open(bytes) { opened in
             try checkPixelLimit(width: opened.header.storedWidth, height: opened.header.storedHeight, maxPixels: maxPixels)
             var page = opened
             if let atLeast {
@@ -116,7 +116,7 @@ public enum PageDecoder {
         /// Samples per pixel as delivered (CMYK is delivered as RGB).
         let channels: Int
         /// Rows can be read one at a time (not an interlaced PNG).
-        let streams: Bool
+        package let streams: Bool
         /// Writes the next stored row.
         let readRow: (UnsafeMutablePointer<UInt8>) throws -> Void
         /// The embedded ICC profile, when the file has one.
@@ -178,32 +178,17 @@ public enum PageDecoder {
         }
     }
 
-    /// The decoder of each format Mihiraki reads; `nil` for the others.
-    static func decoder(for format: ImageFormat) -> (any PageFormatDecoder.Type)? {
-        switch format {
-        case .png: return PNGPageDecoder.self
-        case .jpeg: return JPEGPageDecoder.self
-        case .webp: return WebPPageDecoder.self
-        case .gif: return GIFPageDecoder.self
-        case .avif: return AVIFPageDecoder.self
-        case .jpegXL: return JXLPageDecoder.self
-        case .bmp, .tiff, .heic: return nil
-        }
-    }
-
     /// Opens the file with the right decoder, hands it to `body`, and always
     /// closes the decoder.
-    static func open<T>(_ bytes: [UInt8], maxPixels: Int?, _ body: (OpenedPage) throws -> T) throws -> T {
+    package static func open<T>(_ bytes: [UInt8], _ body: (OpenedPage) throws -> T) throws -> T {
         guard let format = ImageFormat.sniff(bytes) else {
-            throw CodecError(.unsupported, bytes.isEmpty ? "empty file" : "not an image Mihiraki reads (\(readable))")
+            throw CodecError(.unsupported, bytes.isEmpty ? "empty file" : "not an image Mihiraki reads (\(ImageFormat.readableNames))")
         }
-        guard let decoder = decoder(for: format) else {
-            throw CodecError(.unsupported, "\(format.name) images are not supported (Mihiraki reads \(readable))")
+        guard let decoder = format.decoder else {
+            throw CodecError(.unsupported, "\(format.name) images are not supported (Mihiraki reads \(ImageFormat.readableNames))")
         }
-        return try decoder.open(bytes, maxPixels: maxPixels, body)
+        return try decoder.open(bytes, body)
     }
-
-    static let readable = "PNG, JPEG, WebP, GIF, AVIF and JPEG XL"
 
     /// Refuses a `width × height` image above `maxPixels` (no limit when `nil`).
     /// - Throws: `CodecError` with code `.tooLarge`.

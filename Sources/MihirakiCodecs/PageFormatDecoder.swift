@@ -5,10 +5,9 @@ import CMihirakiCodecs
 /// demand (streamed where the format allows, decoded whole on the first row
 /// otherwise). Each format is one file; nothing else learns its name but the
 /// table in ``PageDecoder``.
-protocol PageFormatDecoder {
+protocol PageFormatDecoder: Sendable {
     /// Opens `bytes`, hands the open page to `body`, and always closes the decoder.
-    /// - Parameter maxPixels: the caller's pixel limit, for libraries with a limit of their own.
-    static func open<T>(_ bytes: [UInt8], maxPixels: Int?, _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T
+    static func open<T>(_ bytes: [UInt8], _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T
 }
 
 extension PageFormatDecoder {

@@ -1,43 +1,73 @@
 import CMihirakiCodecs
 import MihirakiRaster
 
-/// The file format spreads are written in.
-public enum SpreadFormat: String, CaseIterable, Sendable {
-    /// Lossless, exact; the default.
-    case png
-    /// Baseline JPEG, 4:2:0 (gray spreads: one component); no alpha.
-    case jpeg
-    /// Lossy or lossless WebP.
-    case webp
-    /// Lossy or lossless AVIF.
-    case avif
-
+/// A file format spreads are written in, declared once, in its encoder's
+/// file (`WebPSpreadEncoder.swift` declares ``webp``): its names, MIME type,
+/// what it can hold, and the encoder. The CLI's and the server's values, the
+/// server's content types and the option checks (`--lossless`, the largest
+/// canvas, alpha) are derived from the declarations in ``allCases``.
+public struct SpreadFormat: Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// The name the command line and the query take: `png`, `jpeg`, `webp`, `avif`.
+    public let rawValue: String
     /// The extension of the files: `png`, `jpg`, `webp`, `avif`.
-    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
-
+    public let fileExtension: String
+    /// Other names accepted for the format (`jpg` for JPEG).
+    package let aliases: [String]
+    /// The MIME type the server answers with.
+    package let mimeType: String
     /// Whether the format can hold a see-through pixel.
-    package var hasAlpha: Bool { self != .jpeg }
-
+    package let hasAlpha: Bool
+    /// Whether `--lossless` applies (PNG is always lossless, JPEG never).
+    package let hasLosslessOption: Bool
+    /// Whether a gray spread is written as gray (one channel), not as RGB.
+    package let writesGray: Bool
     /// The longest side the format can hold.
-    package var maximumSide: Int {
-        switch self {
-        case .png: return 65535
-        case .jpeg: return 65500
-        case .webp: return 16383
-        case .avif: return 65536
-        }
+    package let maximumSide: Int
+    /// Why this build cannot write the format, or nil when it can.
+    package var unavailableReason: String? { unavailable() }
+
+    let encoder: any SpreadFormatEncoder.Type
+    private let unavailable: @Sendable () -> String?
+
+    init(rawValue: String, fileExtension: String, aliases: [String] = [], mimeType: String, hasAlpha: Bool,
+         hasLosslessOption: Bool, writesGray: Bool, maximumSide: Int, encoder: any SpreadFormatEncoder.Type,
+         unavailable: @escaping @Sendable () -> String? = { nil }) {
+        self.rawValue = rawValue
+        self.fileExtension = fileExtension
+        self.aliases = aliases
+        self.mimeType = mimeType
+        self.hasAlpha = hasAlpha
+        self.hasLosslessOption = hasLosslessOption
+        self.writesGray = writesGray
+        self.maximumSide = maximumSide
+        self.encoder = encoder
+        self.unavailable = unavailable
     }
 
-    /// Why this build cannot write the format, or nil when it can.
-    package var unavailableReason: String? {
-        self == .avif && mh_avif_can_encode() == 0 ? "this build's libavif has no AV1 encoder" : nil
+    /// Every format spreads can be written in, the default first. One line per format.
+    public static let allCases: [SpreadFormat] = [.png, .jpeg, .webp, .avif]
+
+    /// The format a name stands for: its name, extension or an alias, in any case.
+    public init?(rawValue: String) {
+        let lowered = rawValue.lowercased()
+        guard let format = Self.allCases.first(where: {
+            $0.rawValue == lowered || $0.fileExtension == lowered || $0.aliases.contains(lowered)
+        }) else { return nil }
+        self = format
     }
 
     /// The format of a file name's extension (`jpg` and `jpeg` are both JPEG).
     package init?(fileExtension: String) {
         let lowered = fileExtension.lowercased()
-        self.init(rawValue: lowered == "jpg" ? "jpeg" : lowered)
+        guard let format = Self.allCases.first(where: { $0.fileExtension == lowered || $0.rawValue == lowered }) else {
+            return nil
+        }
+        self = format
     }
+
+    public var description: String { rawValue }
+    public static func == (a: SpreadFormat, b: SpreadFormat) -> Bool { a.rawValue == b.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 }
 
 /// How a spread becomes bytes: the format and its settings.
@@ -56,8 +86,9 @@ public struct SpreadEncoding: Sendable, Hashable {
 }
 
 /// One format's writer: the same call for every format, so adding a format
-/// is one file and one line in ``SpreadEncoder``.
-protocol SpreadFormatEncoder {
+/// is its encoder file (with its ``SpreadFormat`` declaration) and one line
+/// in ``SpreadFormat/allCases``.
+protocol SpreadFormatEncoder: Sendable {
     /// Encodes `image` (1, 3 or 4 channels; alpha straight, not premultiplied).
     static func encode(_ image: PixelBuffer, with encoding: SpreadEncoding) throws -> [UInt8]
 }
@@ -70,14 +101,7 @@ public enum SpreadEncoder {
     /// flatten first (the renderer does, onto the blank colour).
     /// - Throws: `CodecError` when the image does not fit the format or memory runs out.
     public static func encode(_ image: PixelBuffer, with encoding: SpreadEncoding) throws -> [UInt8] {
-        let encoder: any SpreadFormatEncoder.Type
-        switch encoding.format {
-        case .png: encoder = PNGEncoder.self
-        case .jpeg: encoder = JPEGSpreadEncoder.self
-        case .webp: encoder = WebPSpreadEncoder.self
-        case .avif: encoder = AVIFSpreadEncoder.self
-        }
-        return try encoder.encode(image, with: encoding)
+        try encoding.format.encoder.encode(image, with: encoding)
     }
 
     /// Runs one C encoder and takes its bytes.

@@ -2,7 +2,7 @@ import CMihirakiCodecs
 
 /// WebP through libwebp: lossy, lossless, alpha; an animation's first frame.
 enum WebPPageDecoder: PageFormatDecoder {
-    static func open<T>(_ bytes: [UInt8], maxPixels: Int?, _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
+    static func open<T>(_ bytes: [UInt8], _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
         var info = mh_webp_info()
         var error = mh_error()
         // The profile points into the bytes: copied while they are pinned.
@@ -19,4 +19,12 @@ enum WebPPageDecoder: PageFormatDecoder {
             guard status == MH_OK else { throw CodecError(error) }
         })
     }
+}
+
+extension ImageFormat {
+    /// WebP pages, read by ``WebPPageDecoder``.
+    package static let webp = ImageFormat(
+        id: "webp", name: "WebP", extensions: ["webp"], mimeType: "image/webp",
+        signatures: [Signature((0, Array("RIFF".utf8)), (8, Array("WEBP".utf8)))], decoder: WebPPageDecoder.self,
+        capabilities: Capabilities(alpha: true, lossless: true, gray: false, streamed: false, largestSide: 16383))
 }

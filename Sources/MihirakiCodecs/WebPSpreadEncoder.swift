@@ -12,3 +12,10 @@ enum WebPSpreadEncoder: SpreadFormatEncoder {
         }, image: source)
     }
 }
+
+extension SpreadFormat {
+    /// Lossy or lossless WebP.
+    public static let webp = SpreadFormat(
+        rawValue: "webp", fileExtension: "webp", aliases: [], mimeType: "image/webp", hasAlpha: true,
+        hasLosslessOption: true, writesGray: false, maximumSide: 16383, encoder: WebPSpreadEncoder.self)
+}

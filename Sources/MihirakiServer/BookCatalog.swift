@@ -119,7 +119,7 @@ final class BookCatalog: @unchecked Sendable {
         }
         for name in files {
             let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
-            guard name.contains("."), ArchiveKind.fileExtensions.contains(ext) else { continue }
+            guard name.contains("."), BookKind.fileExtensions.contains(ext) else { continue }
             let path = folder + "/" + name
             entries.append(Entry(id: prefix + name, path: path, isArchive: true, signature: stamp(path)))
         }

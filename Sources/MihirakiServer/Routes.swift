@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Mihiraki
+import MihirakiCodecs
 import MihirakiRequests
 
 /// The HTTP face of ``SpreadService`` (SPEC §7): routes, JSON errors,
@@ -39,7 +40,7 @@ enum Routes {
                 return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: cacheControl])
             case .spread(let bytes, let etag, let format):
                 return Response(status: .ok,
-                                headers: [.contentType: contentType(format), .eTag: etag, .cacheControl: cacheControl],
+                                headers: [.contentType: format.mimeType, .eTag: etag, .cacheControl: cacheControl],
                                 body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
             }
         }
@@ -50,21 +51,12 @@ enum Routes {
     /// book changed on disk gets a new one).
     static let cacheControl = "public, max-age=60"
 
-    static func contentType(_ format: SpreadFormat) -> String {
-        switch format {
-        case .png: return "image/png"
-        case .jpeg: return "image/jpeg"
-        case .webp: return "image/webp"
-        case .avif: return "image/avif"
-        }
-    }
-
     /// `7.png` → (7, .png); anything else is a 404 (no such spread file).
     static func spreadFile(_ name: Substring) throws -> (Int, SpreadFormat) {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count <= 9, parts[0].allSatisfy(\.isASCII), let number = Int(parts[0]),
               number >= 1, let format = SpreadFormat.allCases.first(where: { $0.fileExtension == parts[1] }) else {
-            throw ServerError(.notFound, "spread files are named N.png, N.jpg, N.webp or N.avif")
+            throw ServerError(.notFound, "spread files are named " + listed(SpreadFormat.allCases.map { "N." + $0.fileExtension }, "or"))
         }
         return (number, format)
     }

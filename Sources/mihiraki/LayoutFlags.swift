@@ -3,125 +3,60 @@ import Mihiraki
 
 /// The flags `render` and `plan` share: everything that decides what is drawn
 /// and how it is written (`plan` takes the format too, so its manifest names
-/// the same files `render` writes).
+/// the same files `render` writes). Each flag's name, help and parsing come
+/// from the library's option table (``LayoutOptions/table``); this type only
+/// tells swift-argument-parser that the flags exist. `LayoutFlagsTests`
+/// requires one flag here per entry of the table, parsed as the table says.
 struct LayoutFlags: ParsableArguments {
-    @Option(help: ArgumentHelp("Canvas size of every image; xH or Wx derives the other side from the spread's natural aspect (thumbnails).", valueName: "WxH"))
-    var size: String = "2048x1536"
+    @Option(name: .customLong("size"), help: help("size")) var size: String?
+    @Option(name: .customLong("layout"), help: help("layout")) var layout: String?
+    @Option(name: .customLong("direction"), help: help("direction")) var direction: String?
+    @Option(name: .customLong("cover"), help: help("cover")) var cover: String?
+    @Option(name: .customLong("page-aspect"), help: help("page-aspect")) var pageAspect: String?
+    @Option(name: .customLong("wide-threshold"), help: help("wide-threshold")) var wideThreshold: String?
+    @Option(name: .customLong("solo"), help: help("solo")) var solo: [String] = []
+    @Option(name: .customLong("blank-before"), help: help("blank-before")) var blankBefore: [String] = []
+    @Option(name: .customLong("gap"), help: help("gap")) var gap: String?
+    @Option(name: .customLong("fit"), help: help("fit")) var fit: String?
+    @Option(name: .customLong("align"), help: help("align")) var align: String?
+    @Option(name: .customLong("background"), help: help("background")) var background: String?
+    @Option(name: .customLong("blank"), help: help("blank")) var blank: String?
+    @Flag(name: .customLong("strip"), help: help("strip")) var strip = false
+    @Option(name: .customLong("max-pixels"), help: help("max-pixels")) var maxPixels: String?
+    @Option(name: .customLong("color-manage"), help: help("color-manage")) var colorManage: String?
+    @Option(name: .customLong("format"), help: help("format")) var format: String?
+    @Option(name: .customLong("quality"), help: help("quality")) var quality: String?
+    @Flag(name: .customLong("lossless"), help: help("lossless")) var lossless = false
+    @Option(name: .customLong("compression"), help: help("compression")) var compression: String?
 
-    @Option(help: "spread (two pages per image) or single (one page per image).")
-    var layout: LayoutMode = .spread
-
-    @Option(help: "Reading direction: ltr, rtl, or auto (left-to-right unless the book says otherwise).")
-    var direction: DirectionFlag = .auto
-
-    @Option(help: "alone (default): page 1 is a lone recto, [x|1] [2|3]; paired: [1|2] [3|4].")
-    var cover: CoverMode?
-
-    @Option(name: .customLong("page-aspect"), help: ArgumentHelp("Aspect of every page slot.", valueName: "AxB"))
-    var pageAspect: String = "771x1200"
-
-    @Option(name: .customLong("wide-threshold"), help: ArgumentHelp("A page is wide (shown alone across the spread) when width/height is above this.", valueName: "R"))
-    var wideThreshold: Double = 1.0
-
-    @Option(help: ArgumentHelp("Show page P alone with a blank partner (repeatable).", valueName: "P"))
-    var solo: [Int] = []
-
-    @Option(name: .customLong("blank-before"), help: ArgumentHelp("Insert a blank page before page P (repeatable).", valueName: "P"))
-    var blankBefore: [Int] = []
-
-    @Option(help: ArgumentHelp("Pixels between the two page slots.", valueName: "N"))
-    var gap: Double = 0
-
-    @Option(help: "contain (aspect-fit) or stretch (fill the slot).")
-    var fit: FitMode = .contain
-
-    @Option(help: "spine (pages meet at the gutter) or center (centred in their slots).")
-    var align: HorizontalAlignment = .spine
-
-    @Option(help: ArgumentHelp("Canvas colour: #RRGGBB, #RRGGBBAA, a CSS name or transparent.", valueName: "COLOR"))
-    var background: String = "#000000"
-
-    @Option(help: ArgumentHelp("Colour of blank dummy pages.", valueName: "COLOR"))
-    var blank: String = "#FFFFFF"
-
-    @Flag(help: "Write a right-to-left book in visual order, last spread first.")
-    var strip = false
-
-    @Option(name: .customLong("color-manage"), help: "auto: convert pages with an embedded ICC profile to sRGB; off: take the stored values.")
-    var colorManage: ColorManageFlag = .auto
-
-    @Option(name: .customLong("max-pixels"), help: ArgumentHelp("Refuse pages whose header claims more pixels than this.", valueName: "N"))
-    var maxPixels: Int = LayoutOptions().maxPixels
-
-    @Option(help: "File format of the spreads and the contact sheet: png, jpeg, webp or avif.")
-    var format: SpreadFormat = .png
-
-    @Option(help: ArgumentHelp("Quality of JPEG, WebP and AVIF, 1-100 (with --lossless WebP: the effort).", valueName: "Q"))
-    var quality: Int = 85
-
-    @Flag(help: "Write WebP or AVIF without loss.")
-    var lossless = false
-
-    @Option(help: "PNG compression: fast, default or small.")
-    var compression: PNGCompression = .default
+    /// The flags as the table's names and values, in the table's order.
+    var given: [(name: String, value: String)] {
+        let values: [String: [String]] = [
+            "size": size.map { [$0] } ?? [], "layout": layout.map { [$0] } ?? [],
+            "direction": direction.map { [$0] } ?? [], "cover": cover.map { [$0] } ?? [],
+            "page-aspect": pageAspect.map { [$0] } ?? [], "wide-threshold": wideThreshold.map { [$0] } ?? [],
+            "solo": solo, "blank-before": blankBefore, "gap": gap.map { [$0] } ?? [],
+            "fit": fit.map { [$0] } ?? [], "align": align.map { [$0] } ?? [],
+            "background": background.map { [$0] } ?? [], "blank": blank.map { [$0] } ?? [],
+            "strip": strip ? [""] : [], "max-pixels": maxPixels.map { [$0] } ?? [],
+            "color-manage": colorManage.map { [$0] } ?? [], "format": format.map { [$0] } ?? [],
+            "quality": quality.map { [$0] } ?? [], "lossless": lossless ? [""] : [],
+            "compression": compression.map { [$0] } ?? [],
+        ]
+        return LayoutOptions.table.flatMap { option in (values[option.name] ?? []).map { (option.name, $0) } }
+    }
 
     /// The library's options, or a usage error naming the bad value.
     func layoutOptions() throws -> LayoutOptions {
         var options = LayoutOptions()
-        guard let canvas = CanvasSize(parsing: size) else {
-            throw ValidationError("--size must look like 2048x1536, x300 or 400x (got \(size))")
-        }
-        options.size = canvas
-        options.layout = layout
-        options.direction = direction.choice
-        options.cover = cover
-        guard let aspect = PageAspect(parsing: pageAspect) else {
-            throw ValidationError("--page-aspect must look like 771x1200 (got \(pageAspect))")
-        }
-        options.pageAspect = aspect
-        options.wideThreshold = wideThreshold
-        options.soloPages = Set(solo)
-        options.blankBefore = Set(blankBefore)
-        options.gap = gap
-        options.fit = fit
-        options.align = align
-        guard let backgroundColor = Color(parsing: background) else {
-            throw ValidationError("--background: unknown colour \(background)")
-        }
-        guard let blankColor = Color(parsing: blank) else {
-            throw ValidationError("--blank: unknown colour \(blank)")
-        }
-        options.background = backgroundColor
-        options.blank = blankColor
-        options.strip = strip
-        options.maxPixels = maxPixels
-        options.colorManage = colorManage == .auto
-        options.encoding.format = format
-        options.encoding.quality = quality
-        options.encoding.lossless = lossless
-        options.encoding.compression = compression
+        try options.set(given)
         try options.validate()
         return options
     }
+
+    /// The table's help for a flag, with its placeholder.
+    static func help(_ name: String) -> ArgumentHelp {
+        guard let option = LayoutOptions.option(named: name) else { fatalError("--\(name) is not in the option table") }
+        return ArgumentHelp(option.help, valueName: option.valueName.isEmpty ? nil : option.valueName)
+    }
 }
-
-extension LayoutMode: ExpressibleByArgument {}
-extension CoverMode: ExpressibleByArgument {}
-extension FitMode: ExpressibleByArgument {}
-extension HorizontalAlignment: ExpressibleByArgument {}
-extension DirectionFlag: ExpressibleByArgument {}
-extension ColorManageFlag: ExpressibleByArgument {}
-extension SpreadFormat: ExpressibleByArgument {}
-
-/// `--color-manage`.
-enum ColorManageFlag: String, CaseIterable {
-    case auto, off
-}
-
-/// `--direction`: a direction, or `auto` for the book's own.
-enum DirectionFlag: String, CaseIterable {
-    case ltr, rtl, auto
-
-    var choice: ReadingDirection? { ReadingDirection(rawValue: rawValue) }
-}
-extension PNGCompression: ExpressibleByArgument {}

@@ -226,8 +226,8 @@ struct SafeOutputCLITests {
         }
         // What a killed writer leaves behind, and a user's own dot-file that must survive.
         try FileManager.default.createDirectory(atPath: out + "/sample-book", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: out + "/sample-book/.spread-003.png.4242.17.tmp", contents: Data([1, 2]))
-        FileManager.default.createFile(atPath: out + "/sample-book/.notes.tmp", contents: Data([3]))
+        _ = FileManager.default.createFile(atPath: out + "/sample-book/.spread-003.png.4242.17.tmp", contents: Data([1, 2]))
+        _ = FileManager.default.createFile(atPath: out + "/sample-book/.notes.tmp", contents: Data([3]))
         let rerun = try mihiraki(["render", Fixtures.sampleBook.path, "-o", out, "--quiet", "--size", "3000x2000"])
         #expect(rerun.status == 0)
         #expect(try allComplete(out) == 8)

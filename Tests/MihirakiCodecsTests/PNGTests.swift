@@ -47,7 +47,7 @@ struct PNGTests {
                 let png = Array(UnsafeBufferPointer(start: buffer.data, count: buffer.size))
                 mh_buffer_free(&buffer)
                 // libpng itself, not the fast path, must read it back.
-                #expect(try PageDecoder.open(png, maxPixels: nil) { try $0.readAll() } == image, "\(w)×\(h)×\(c) level \(level)")
+                #expect(try PageDecoder.open(png) { try $0.readAll() } == image, "\(w)×\(h)×\(c) level \(level)")
                 #expect(try PageDecoder.decode(png) == image)
             }
         }
@@ -63,7 +63,7 @@ struct PNGTests {
             let bytes = try Fixtures.bytes(Fixtures.pngSuite.appendingPathComponent(name))
             guard let fast = try PageDecoder.decodePlainPNG(bytes, maxPixels: .max) else { continue }
             accepted += 1
-            let slow = try PageDecoder.open(bytes, maxPixels: nil) { try $0.readAll() }
+            let slow = try PageDecoder.open(bytes) { try $0.readAll() }
             #expect(fast == slow, "\(name)")
             #expect(!name.hasPrefix("x"), "\(name) is corrupt and must be left to libpng")
         }

@@ -61,6 +61,11 @@ let badPages: [BadPage] = {
                          bytes: Array("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8), error: "GIF"))
     pages.append(BadPage(name: "BMP (a format Mihiraki does not read, named)", file: "p.bmp",
                          bytes: Array("BM".utf8) + [UInt8](repeating: 0, count: 60), error: "BMP images are not supported"))
+    pages.append(BadPage(name: "TIFF (a format Mihiraki does not read, named)", file: "p.tif",
+                         bytes: [0x49, 0x49, 0x2A, 0x00] + [UInt8](repeating: 0, count: 60), error: "TIFF images are not supported"))
+    pages.append(BadPage(name: "HEIC (a format Mihiraki does not read, named)", file: "p.heic",
+                         bytes: [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 52),
+                         error: "HEIC images are not supported"))
     // The new formats, cut short and damaged: each names its format.
     for (name, format) in [("lossy.webp", "WebP"), ("interlaced.gif", "GIF"), ("lossy420.avif", "AVIF"),
                            ("lossy.jxl", "JPEG XL")] {

@@ -1,7 +1,7 @@
 import MihirakiCodecs
 import MihirakiCore
 
-/// One input: a folder of page images or a `.cbz`/`.zip` archive.
+/// One input: a folder of page images or a book file of a declared ``BookKind`` (a `.cbz`, say).
 public struct Book: Sendable {
     /// One image file of a book.
     public struct PageFile: Sendable {
@@ -30,11 +30,11 @@ public struct Book: Sendable {
 
     let storage: any BookSource
 
-    /// File name extensions of images. Other files are ignored, except (in
-    /// folders) files whose first bytes are a PNG or JPEG signature.
-    static let imageExtensions: Set<String> = [
-        "png", "jpg", "jpeg", "jpe", "jfif", "gif", "webp", "bmp", "tif", "tiff", "avif", "heic", "heif", "jxl",
-    ]
+    /// File name extensions of images: every page format's declaration
+    /// (those only named too, so such a page fails in words). Other files are
+    /// ignored, except (in folders) files whose first bytes are a readable
+    /// format's signature.
+    static let imageExtensions = ImageFormat.knownExtensions
 
     /// Loads a book: a folder (sub-folders walked) or an archive — ZIP read in
     /// place; RAR, 7z and tar unpacked once, on the first read, into a private
@@ -63,21 +63,12 @@ public struct Book: Sendable {
             storage = FolderSource(root: trimmed, confinement: root)
         case .file:
             let head = (try? FileSystem.readPrefix(trimmed, count: 512)) ?? []
-            switch ArchiveKind(head: head, name: fileName) {
-            case .zip?:
-                let directory = ZIPDirectory(path: trimmed)
-                if directory.hasEncryptedEntries {
-                    throw MihirakiError(.badBook, path: path, "an encrypted ZIP archive: Mihiraki cannot read encrypted entries")
-                }
-                storage = directory.needsLibarchive ? try SequentialArchiveSource(path: trimmed)
-                                                    : try ArchiveSource(path: trimmed)
-            case .sequential?: storage = try SequentialArchiveSource(path: trimmed)
-            case nil: throw MihirakiError(.badBook, path: path, "not a folder or an archive Mihiraki reads (ZIP, RAR, 7z, tar)")
-            }
+            guard let bookKind = BookKind.of(head: head, name: fileName) else { throw notABook(path) }
+            storage = try bookKind.open(trimmed)
         case .missing:
             throw MihirakiError(.badBook, path: path, "no such file or folder")
         case .other:
-            throw MihirakiError(.badBook, path: path, "not a folder or an archive Mihiraki reads (ZIP, RAR, 7z, tar)")
+            throw notABook(path)
         }
 
         var images: [PageFile] = []
@@ -107,6 +98,10 @@ public struct Book: Sendable {
         }
         return Book(name: fileName, outputName: outputName, path: trimmed, images: images, comicInfo: comicInfo,
                     warnings: warnings, storage: storage)
+    }
+
+    private static func notABook(_ path: String) -> MihirakiError {
+        MihirakiError(.badBook, path: path, "not a folder or a book file Mihiraki reads (\(BookKind.names))")
     }
 
     /// The name of the output folder a book at `path` gets, found without

@@ -98,7 +98,7 @@ final class SequentialArchiveSource: BookSource, @unchecked Sendable {
                 var done = Set<Int>()
                 while let entry = try reader.next() {
                     guard entry.isFile, let number = index[entryPath(entry.name)], done.insert(number).inserted else { continue }
-                    let bytes = try readEntry(reader, name: entry.name, limit: Int(ArchiveSource.maxEntryBytes),
+                    let bytes = try readEntry(reader, name: entry.name, limit: Int(ZIPSource.maxEntryBytes),
                                               chunk: &chunk)
                     try FileSystem.writeAtomically(bytes, to: folder + "/" + String(number))
                 }
@@ -139,4 +139,17 @@ final class SequentialArchiveSource: BookSource, @unchecked Sendable {
             throw MihirakiError(.badBook, path: path, error.message, underlying: error)
         }
     }
+}
+
+extension BookKind {
+    /// RAR 4 and 5 (`.cbr`), read front to back with libarchive.
+    package static let rar = BookKind(name: "RAR", extensions: ["cbr", "rar"],
+                                      signatures: [.text("Rar!\u{1A}\u{07}")], open: SequentialArchiveSource.init)
+    /// 7z (`.cb7`), read front to back with libarchive.
+    package static let sevenZip = BookKind(name: "7z", extensions: ["cb7", "7z"],
+                                           signatures: [.bytes([0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C])],
+                                           open: SequentialArchiveSource.init)
+    /// tar (`.cbt`), read front to back with libarchive.
+    package static let tar = BookKind(name: "tar", extensions: ["cbt", "tar"], signatures: [.text("ustar", at: 257)],
+                                      open: SequentialArchiveSource.init)
 }

@@ -4,7 +4,7 @@ import ZIPFoundation
 /// A `.cbz`/`.zip` book. ZIPFoundation's `Archive` is not thread-safe, so reads
 /// are serialised; they are cheap next to decoding (page entries are usually
 /// stored, not deflated).
-final class ArchiveSource: BookSource, @unchecked Sendable {
+final class ZIPSource: BookSource, @unchecked Sendable {
     /// An entry larger than this is refused rather than inflated into memory.
     static let maxEntryBytes: UInt64 = 1 << 30
 
@@ -68,4 +68,19 @@ final class ArchiveSource: BookSource, @unchecked Sendable {
     }
 
     func displayPath(_ relativePath: String) -> String { path + ":" + relativePath }
+}
+
+extension BookKind {
+    /// ZIP (`.cbz`): read in place, entry by entry, with ZIPFoundation; one
+    /// whose entries ZIPFoundation cannot inflate is read with libarchive.
+    package static let zip = BookKind(
+        name: "ZIP", extensions: ["cbz", "zip"],
+        signatures: [.bytes([0x50, 0x4B, 0x03, 0x04]), .bytes([0x50, 0x4B, 0x05, 0x06])]
+    ) { path in
+        let directory = ZIPDirectory(path: path)
+        if directory.hasEncryptedEntries {
+            throw MihirakiError(.badBook, path: path, "an encrypted ZIP archive: Mihiraki cannot read encrypted entries")
+        }
+        return directory.needsLibarchive ? try SequentialArchiveSource(path: path) : try ZIPSource(path: path)
+    }
 }

@@ -84,7 +84,7 @@ extension ImageComparator {
     }
 
     /// Extensions of the formats Mihiraki decodes.
-    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "jfif", "webp", "gif", "avif", "jxl"]
+    static let imageExtensions = ImageFormat.readableExtensions
 
     static func imageFiles(under root: String) throws -> [String] {
         try FolderSource(root: root).listFiles().filter { path in

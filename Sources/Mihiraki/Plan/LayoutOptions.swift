@@ -94,8 +94,9 @@ public struct LayoutOptions: Sendable {
         if let reason = format.unavailableReason {
             throw MihirakiError(.usage, "--format \(format.rawValue) is not available: \(reason)")
         }
-        if encoding.lossless && !(format == .webp || format == .avif) {
-            throw MihirakiError(.usage, "--lossless goes with --format webp or avif")
+        if encoding.lossless && !format.hasLosslessOption {
+            let formats = SpreadFormat.allCases.filter(\.hasLosslessOption).map(\.rawValue)
+            throw MihirakiError(.usage, "--lossless goes with --format \(listed(formats, "or"))")
         }
         guard max(width, height) <= format.maximumSide else {
             throw MihirakiError(.usage, "--size \(width)x\(height) is larger than \(format.rawValue) allows (\(format.maximumSide) pixels a side)")

@@ -52,20 +52,9 @@ package enum Fingerprint {
         }
     }
 
-    /// Every option that can change a byte of the output, in a fixed order.
-    package static func describe(_ options: LayoutOptions) -> String {
-        [
-            "size=\(options.size)", "layout=\(options.layout.rawValue)",
-            "direction=\(options.direction?.rawValue ?? "auto")", "cover=\(options.cover?.rawValue ?? "auto")",
-            "page-aspect=\(options.pageAspect)", "wide-threshold=\(options.wideThreshold)",
-            "solo=\(options.soloPages.sorted())", "blank-before=\(options.blankBefore.sorted())",
-            "gap=\(options.gap)", "fit=\(options.fit.rawValue)", "align=\(options.align.rawValue)",
-            "background=\(options.background)", "blank=\(options.blank)", "strip=\(options.strip)",
-            "max-pixels=\(options.maxPixels)", "color-manage=\(options.colorManage)",
-            "format=\(options.encoding.format.rawValue)", "quality=\(options.encoding.quality)",
-            "lossless=\(options.encoding.lossless)", "compression=\(options.encoding.compression.rawValue)",
-        ].joined(separator: " ")
-    }
+    /// Every option that can change a byte of the output, as the option
+    /// table records them (``LayoutOptions/table``).
+    package static func describe(_ options: LayoutOptions) -> String { options.recorded }
 }
 
 /// FNV-1a, 64 bits: small, fast enough for a few lines per page, and the

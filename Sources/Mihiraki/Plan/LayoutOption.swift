@@ -1,0 +1,216 @@
+import MihirakiCodecs
+import MihirakiCore
+import MihirakiRaster
+
+/// One layout or encoding option, declared once in ``LayoutOptions/table``:
+/// its flag name (which is also its query-parameter name), how its value is
+/// parsed, its help, and what it adds to the fingerprint. The command line's
+/// flags, the server's query parameters, the fingerprint and the ETag all
+/// read the table, so an option cannot reach one of them and miss another.
+package struct LayoutOption: Sendable {
+    /// How the option is written.
+    package enum Kind: Sendable {
+        /// `--size x300`, `size=x300`.
+        case value
+        /// `--solo 3 --solo 5`, `solo=3,5`: each occurrence adds to the set.
+        case list
+        /// `--strip`, `strip=1`.
+        case flag
+    }
+
+    /// A value the option cannot take; the caller names the option its own
+    /// way (`--size` on the command line, `size` in a query).
+    package struct BadValue: Error {
+        package var value: String
+        /// What the option takes, or why the value is refused.
+        package var expected: String
+    }
+
+    /// The flag's long name without dashes, and the query parameter's name.
+    package let name: String
+    package let kind: Kind
+    /// The placeholder in help: `WxH`, `P`.
+    package let valueName: String
+    /// One line of help, naming the default.
+    package let help: String
+    /// A valid value that is not the default: the table's test sets each
+    /// option to it and requires a different fingerprint and ETag.
+    package let example: String
+    /// Whether a request may set it (the server decides `max-pixels` itself,
+    /// and a spread's format comes from its file extension).
+    package let isQueryParameter: Bool
+    /// Parses `value` into `options`.
+    let apply: @Sendable (inout LayoutOptions, String) throws(BadValue) -> Void
+    /// `name=value` as the fingerprint records it.
+    let record: @Sendable (LayoutOptions) -> String
+
+    /// The message for a bad value, with the option named as `prefix + name`.
+    package func message(_ bad: BadValue, prefix: String) -> String {
+        "bad value for \(prefix)\(name): \(bad.value.prefix(80)) (\(bad.expected))"
+    }
+}
+
+extension LayoutOptions {
+    /// Every option that decides what is drawn or how it is written, in the
+    /// order the fingerprint records them. A new option is one entry here
+    /// (and its field); the tests walk the table.
+    package static let table: [LayoutOption] = [
+        .parsed("size", "WxH", "Canvas size of every image; xH or Wx derives the other side from the spread's natural aspect (thumbnails). Default 2048x1536.",
+                example: "x300", expected: "WxH such as 2048x1536, xH or Wx", \.size, CanvasSize.init(parsing:)),
+        .choice("layout", "spread (two pages per image) or single (one page per image).", example: .single, \.layout),
+        .choice("direction", "Reading direction: ltr, rtl, or auto (left-to-right unless the book says otherwise).",
+                example: .rtl, \.direction, none: "auto"),
+        .choice("cover", "alone (default): page 1 is a lone recto, [x|1] [2|3]; paired: [1|2] [3|4].",
+                example: .paired, \.cover, none: "auto"),
+        .parsed("page-aspect", "AxB", "Aspect of every page slot. Default 771x1200.", example: "1x1.414",
+                expected: "AxB with positive numbers, such as 771x1200", \.pageAspect, PageAspect.init(parsing:)),
+        .parsed("wide-threshold", "R", "A page is wide (shown alone across the spread) when width/height is above this. Default 1.",
+                example: "1.5", expected: "a positive number", \.wideThreshold, positive),
+        .pages("solo", "Show page P alone with a blank partner (repeatable).", \.soloPages),
+        .pages("blank-before", "Insert a blank page before page P (repeatable).", \.blankBefore),
+        .parsed("gap", "N", "Pixels between the two page slots. Default 0.", example: "12",
+                expected: "a number of pixels, at least 0", \.gap, { Double($0).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil } }),
+        .choice("fit", "contain (aspect-fit) or stretch (fill the slot).", example: .stretch, \.fit),
+        .choice("align", "spine (pages meet at the gutter) or center (centred in their slots).", example: .center, \.align),
+        .parsed("background", "COLOR", "Canvas colour: #RRGGBB, #RRGGBBAA, a CSS name or transparent. Default #000000.",
+                example: "transparent", expected: "#RRGGBB, #RRGGBBAA, a CSS colour name or transparent",
+                \.background, Color.init(parsing:)),
+        .parsed("blank", "COLOR", "Colour of blank dummy pages. Default #FFFFFF.", example: "#808080",
+                expected: "#RRGGBB, #RRGGBBAA, a CSS colour name or transparent", \.blank, Color.init(parsing:)),
+        .flag("strip", "Write a right-to-left book in visual order, last spread first.", \.strip),
+        .parsed("max-pixels", "N", "Refuse pages whose header claims more pixels than this. Default \(PageDecoder.defaultMaxPixels).",
+                example: "1000000", expected: "a positive number of pixels", \.maxPixels,
+                { Int($0).flatMap { $0 >= 1 ? $0 : nil } }, isQueryParameter: false),
+        LayoutOption(name: "color-manage", kind: .value, valueName: "auto|off",
+                     help: "auto (default): convert pages with an embedded ICC profile to sRGB; off: take the stored values.",
+                     example: "off", isQueryParameter: true,
+                     apply: { options, value throws(LayoutOption.BadValue) in
+                         switch value.lowercased() {
+                         case "auto": options.colorManage = true
+                         case "off": options.colorManage = false
+                         default: throw LayoutOption.BadValue(value: value, expected: "auto or off")
+                         }
+                     },
+                     record: { "color-manage=\($0.colorManage)" }),
+        .parsed("format", "FORMAT", "File format of the spreads and the contact sheet: \(listed(SpreadFormat.allCases.map(\.rawValue), "or")). Default png.",
+                example: "webp", expected: listed(SpreadFormat.allCases.map(\.rawValue), "or"), \.encoding.format,
+                SpreadFormat.init(rawValue:), isQueryParameter: false),
+        .parsed("quality", "Q", "Quality of JPEG, WebP and AVIF, 1-100 (with --lossless WebP: the effort). Default 85.",
+                example: "60", expected: "a whole number from 1 to 100", \.encoding.quality,
+                { Int($0).flatMap { (1...100).contains($0) ? $0 : nil } }),
+        .flag("lossless", "Write WebP or AVIF without loss.", \.encoding.lossless),
+        .choice("compression", "PNG compression: fast, default or small.", example: .small, \.encoding.compression),
+    ]
+
+    /// The names of every option, in the table's order.
+    public static var tableNames: [String] { table.map(\.name) }
+
+    /// The table's entry for a flag or parameter name.
+    package static func option(named name: String) -> LayoutOption? { table.first { $0.name == name } }
+
+    /// Every option as the fingerprint records it, in the table's order.
+    package var recorded: String { Self.table.map { $0.record(self) }.joined(separator: " ") }
+
+    /// Sets options from `name`/`value` pairs, each parsed by its table entry
+    /// (a list option adds every comma-separated page; a flag takes `""`,
+    /// `1`, `true`, `yes`, `0`, `false` or `no`). Checking the result as a
+    /// whole is ``validate()``'s job.
+    /// - Parameter prefix: how errors name an option (`--` on the command line).
+    /// - Throws: ``MihirakiError`` with code `.usage` for an unknown name or a bad value.
+    package mutating func set(_ pairs: [(name: String, value: String)], prefix: String = "--") throws {
+        for (name, value) in pairs {
+            guard let option = Self.option(named: name) else {
+                throw MihirakiError(.usage, "unknown option \(prefix)\(name.prefix(80))")
+            }
+            do throws(LayoutOption.BadValue) {
+                guard value.utf8.count <= 200 else { throw LayoutOption.BadValue(value: value, expected: "too long") }
+                try option.apply(&self, value)
+            } catch {
+                throw MihirakiError(.usage, option.message(error, prefix: prefix))
+            }
+        }
+    }
+}
+
+private func positive(_ text: String) -> Double? {
+    Double(text).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+}
+
+extension LayoutOption {
+    /// An option whose value a parser turns into the field's type.
+    static func parsed<T>(_ name: String, _ valueName: String, _ help: String, example: String, expected: String,
+                          _ field: WritableKeyPath<LayoutOptions, T> & Sendable,
+                          _ parse: @escaping @Sendable (String) -> T?,
+                          isQueryParameter: Bool = true) -> LayoutOption {
+        LayoutOption(name: name, kind: .value, valueName: valueName, help: help, example: example,
+                     isQueryParameter: isQueryParameter,
+                     apply: { options, value throws(BadValue) in
+                         guard let parsed = parse(value) else { throw BadValue(value: value, expected: expected) }
+                         options[keyPath: field] = parsed
+                     },
+                     record: { "\(name)=\($0[keyPath: field])" })
+    }
+
+    /// An option naming one case of an enumeration, in any letter case.
+    static func choice<T: RawRepresentable & CaseIterable & Sendable>(
+        _ name: String, _ help: String, example: T, _ field: WritableKeyPath<LayoutOptions, T> & Sendable
+    ) -> LayoutOption where T.RawValue == String {
+        let values = T.allCases.map(\.rawValue)
+        return LayoutOption(name: name, kind: .value, valueName: values.joined(separator: "|"), help: help,
+                            example: example.rawValue, isQueryParameter: true,
+                            apply: { options, value throws(BadValue) in
+                                guard let parsed = T(rawValue: value.lowercased()) else {
+                                    throw BadValue(value: value, expected: listed(values, "or"))
+                                }
+                                options[keyPath: field] = parsed
+                            },
+                            record: { "\(name)=\($0[keyPath: field].rawValue)" })
+    }
+
+    /// An optional enumeration whose `nil` is written `none` (`auto`: the book decides).
+    static func choice<T: RawRepresentable & CaseIterable & Sendable>(
+        _ name: String, _ help: String, example: T, _ field: WritableKeyPath<LayoutOptions, T?> & Sendable, none: String
+    ) -> LayoutOption where T.RawValue == String {
+        let values = T.allCases.map(\.rawValue) + [none]
+        return LayoutOption(name: name, kind: .value, valueName: values.joined(separator: "|"), help: help,
+                            example: example.rawValue, isQueryParameter: true,
+                            apply: { options, value throws(BadValue) in
+                                let lowered = value.lowercased()
+                                if lowered == none {
+                                    options[keyPath: field] = nil
+                                } else if let parsed = T(rawValue: lowered) {
+                                    options[keyPath: field] = parsed
+                                } else {
+                                    throw BadValue(value: value, expected: listed(values, "or"))
+                                }
+                            },
+                            record: { "\(name)=\($0[keyPath: field]?.rawValue ?? none)" })
+    }
+
+    /// A switch: present means on.
+    static func flag(_ name: String, _ help: String, _ field: WritableKeyPath<LayoutOptions, Bool> & Sendable) -> LayoutOption {
+        LayoutOption(name: name, kind: .flag, valueName: "", help: help, example: "true", isQueryParameter: true,
+                     apply: { options, value throws(BadValue) in
+                         switch value.lowercased() {
+                         case "", "1", "true", "yes": options[keyPath: field] = true
+                         case "0", "false", "no": options[keyPath: field] = false
+                         default: throw BadValue(value: value, expected: "1 or 0, true or false, yes or no")
+                         }
+                     },
+                     record: { "\(name)=\($0[keyPath: field])" })
+    }
+
+    /// Page numbers, comma-separated or repeated; each adds to the set.
+    static func pages(_ name: String, _ help: String, _ field: WritableKeyPath<LayoutOptions, Set<Int>> & Sendable) -> LayoutOption {
+        LayoutOption(name: name, kind: .list, valueName: "P", help: help, example: "3", isQueryParameter: true,
+                     apply: { options, value throws(BadValue) in
+                         for part in value.split(separator: ",", omittingEmptySubsequences: false) {
+                             guard let page = Int(part), page >= 1, page <= 1_000_000 else {
+                                 throw BadValue(value: value, expected: "page numbers from 1 to 1000000")
+                             }
+                             options[keyPath: field].insert(page)
+                         }
+                     },
+                     record: { "\(name)=\($0[keyPath: field].sorted())" })
+    }
+}
