@@ -1,5 +1,6 @@
 import CMihirakiCodecs
 import Foundation
+import Synchronization
 
 /// Conversions of embedded ICC profiles to sRGB (lcms2, relative
 /// colorimetric), made once per profile and channel layout and shared by
@@ -24,8 +25,7 @@ enum ColorProfiles {
         init(_ pointer: OpaquePointer?) { self.pointer = pointer }
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var cache: [Key: Transform] = [:]
+    private static let cache = Mutex<[Key: Transform]>([:])
 
     /// The conversion of `profile` for pixels of `channels` samples, or `nil`
     /// when none is needed or possible (an sRGB profile, a profile that does
@@ -47,12 +47,13 @@ enum ColorProfiles {
     private static func cached(_ profile: [UInt8], _ layout: Layout,
                                make: (UnsafeRawBufferPointer, inout mh_error) -> OpaquePointer?) -> OpaquePointer? {
         let key = Key(crc: crc32(profile), size: profile.count, layout: layout)
-        lock.lock(); defer { lock.unlock() }
-        if let known = cache[key] { return known.pointer }
-        var error = mh_error()
-        let made = profile.withUnsafeBytes { make($0, &error) }
-        cache[key] = Transform(made)
-        return made
+        return cache.withLock { cache in
+            if let known = cache[key] { return known }
+            var error = mh_error()
+            let made = Transform(profile.withUnsafeBytes { make($0, &error) })
+            cache[key] = made
+            return made
+        }.pointer
     }
 }
 

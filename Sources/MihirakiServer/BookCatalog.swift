@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Mihiraki
 import MihirakiCore
 #if canImport(Glibc)
@@ -12,7 +13,7 @@ import Glibc
 /// and scanned again, in the background, once it is older than the refresh
 /// interval; each book carries a signature of its files' sizes and times, so
 /// a changed book is noticed and its cached spreads are never served again.
-final class BookCatalog: @unchecked Sendable {
+final class BookCatalog: Sendable {
     struct Entry: Sendable, Equatable {
         /// The path relative to ROOT, `/`-separated.
         var id: String
@@ -26,11 +27,14 @@ final class BookCatalog: @unchecked Sendable {
     /// ROOT with every link resolved.
     let root: String
     private let refreshSeconds: Double
-    private let lock = NSLock()
-    private var byID: [String: Entry] = [:]
-    private var ordered: [Entry] = []
-    private var scannedAt = 0.0
-    private var scanning = false
+    /// The books found by the last scan, and whether a scan is under way.
+    private struct Listing {
+        var byID: [String: Entry] = [:]
+        var ordered: [Entry] = []
+        var scannedAt = 0.0
+        var scanning = false
+    }
+    private let listing = Mutex(Listing())
 
     /// Scans `root` once, before the server answers anything.
     init(root: String, refreshSeconds: Double) throws {
@@ -45,33 +49,26 @@ final class BookCatalog: @unchecked Sendable {
     /// Every book, in natural order of their ids.
     var books: [Entry] {
         refreshIfStale()
-        lock.lock(); defer { lock.unlock() }
-        return ordered
+        return listing.withLock { $0.ordered }
     }
 
     /// The book with this id, or nil.
     func book(_ id: String) -> Entry? {
         refreshIfStale()
-        lock.lock(); defer { lock.unlock() }
-        return byID[id]
+        return listing.withLock { $0.byID[id] }
     }
 
-    /// Scans the tree again now (tests, and the first request after a change).
-    func rescan() { install(Self.scan(root)) }
-
     private func install(_ entries: [Entry]) {
-        lock.lock(); defer { lock.unlock() }
-        ordered = entries
-        byID = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        scannedAt = Self.now()
-        scanning = false
+        let byID = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        listing.withLock { $0 = Listing(byID: byID, ordered: entries, scannedAt: Self.now(), scanning: false) }
     }
 
     private func refreshIfStale() {
-        lock.lock()
-        let stale = !scanning && Self.now() - scannedAt >= refreshSeconds
-        if stale { scanning = true }
-        lock.unlock()
+        let stale = listing.withLock { listing in
+            let stale = !listing.scanning && Self.now() - listing.scannedAt >= refreshSeconds
+            if stale { listing.scanning = true }
+            return stale
+        }
         guard stale else { return }
         let root = self.root
         DispatchQueue.global().async { self.install(Self.scan(root)) }

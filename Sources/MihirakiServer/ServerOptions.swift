@@ -24,4 +24,18 @@ public struct ServerOptions: Sendable {
 
     /// Options for serving `root`, every other value at its default.
     public init(root: String) { self.root = root }
+
+    /// Checks the values; ``SpreadServer/run(_:listening:)`` does before it
+    /// binds, so a program gets the command line's guarantees.
+    /// - Throws: ``MihirakiError`` with code `.usage` naming the option.
+    public func validate() throws {
+        func check(_ ok: Bool, _ message: String) throws { if !ok { throw MihirakiError(.usage, message) } }
+        try check((1...256).contains(jobs), "--jobs must be between 1 and 256")
+        try check((0...65535).contains(port), "--port must be between 0 and 65535")
+        try check(queue >= 0, "--queue must be at least 0")
+        try check(cacheBytes >= 0 && cacheBytes <= 1 << 40, "--cache-mb must be between 0 and 1048576")
+        try check(maxPixels >= 1, "--max-pixels must be at least 1")
+        try check(idleTimeoutSeconds >= 1, "--idle-timeout must be at least 1")
+        try check(refreshSeconds >= 0 && refreshSeconds.isFinite, "--refresh must be at least 0")
+    }
 }

@@ -39,13 +39,6 @@ struct CompareCommand: ParsableCommand {
 
     @OptionGroup var reports: ReportFlags
 
-    func validate() throws {
-        guard (0...1).contains(threshold) else { throw ValidationError("--threshold must be between 0 and 1") }
-        guard maxDiffPixels >= 0, (0...1).contains(maxDiffRatio) else {
-            throw ValidationError("--max-diff-pixels must be ≥ 0 and --max-diff-ratio between 0 and 1")
-        }
-    }
-
     func run() throws {
         var options = ImageComparator.Options()
         options.threshold = threshold
@@ -54,6 +47,7 @@ struct CompareCommand: ParsableCommand {
         options.maxDiffRatio = maxDiffRatio
         options.diffPath = diff
         try reports.apply(to: &options)
+        try options.validate()
         let results: [FileComparison]
         switch (isFolder(expected), isFolder(actual)) {
         case (true, true):

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Mihiraki
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -72,7 +73,7 @@ struct RenderCommand: ParsableCommand {
         try BookRenderer.prepareOutput(destination, books: books)
 
         let start = Date()
-        let (plans, planFailures, upToDate) = planBooks(chosen, options, incremental: run, into: destination)
+        let (plans, planFailures, upToDate) = planBooks(chosen, options, run: run, into: destination)
         var failed = planFailures
         let meter = ProgressMeter(enabled: !quiet && isatty(STDERR_FILENO) == 1, start: start)
         let profile = StageProfile.fromEnvironment()
@@ -99,29 +100,17 @@ struct RenderCommand: ParsableCommand {
         if failed > 0 { throw ExitCode(1) }
     }
 
-    /// Loads and plans every book; a book that fails is reported and counted.
-    /// With `incremental` (a run that is `--incremental`), a book already up
-    /// to date in `destination` is counted and not planned.
-    func planBooks(_ paths: [String], _ options: LayoutOptions, incremental: RunOptions? = nil,
-                   into destination: String = "") -> (plans: [BookPlan], failed: Int, upToDate: Int) {
-        var failed = 0, upToDate = 0
-        var plans: [BookPlan] = []
-        for path in paths {
-            do {
-                let book = try Book.load(path)
-                for warning in book.warnings { printError("warning: " + warning.description) }
-                if let run = incremental, run.incremental,
-                   BookRenderer.isUpToDate(book, options: options, run: run, in: destination) {
-                    upToDate += 1
-                    continue
-                }
-                plans.append(try BookPlan(book: book, options: options))
-            } catch {
-                printError("\(error)")
-                failed += 1
+    /// The library's planning of every book, its warnings and failures printed.
+    func planBooks(_ paths: [String], _ options: LayoutOptions, run: RunOptions = RunOptions(),
+                   into destination: String? = nil) -> (plans: [BookPlan], failed: Int, upToDate: Int) {
+        let planned = BookRenderer.plan(paths, options: options, run: run, skippingUpToDateIn: destination)
+        for note in planned.notes {
+            switch note {
+            case .warning(let warning): printError("warning: " + warning.description)
+            case .failure(let error): printError(error.description)
             }
         }
-        return (plans, failed, upToDate)
+        return (planned.plans, planned.failed, planned.upToDate)
     }
 
     /// `--check GOLDEN`: plan changes first, then pixel differences; exit 1 if anything differs.
@@ -160,10 +149,10 @@ struct RenderCommand: ParsableCommand {
 }
 
 /// The progress line on a terminal: books, spreads, rate and time left.
-final class ProgressMeter: @unchecked Sendable {
+final class ProgressMeter: Sendable {
     let enabled: Bool
     let start: Date
-    private var lastDraw = Date.distantPast
+    private let lastDraw = Mutex(Date.distantPast)
 
     init(enabled: Bool, start: Date) {
         self.enabled = enabled
@@ -174,8 +163,12 @@ final class ProgressMeter: @unchecked Sendable {
     func update(_ progress: BookRenderer.Progress) {
         guard enabled else { return }
         let now = Date()
-        guard progress.spreadsDone == progress.spreadsTotal || now.timeIntervalSince(lastDraw) > 0.1 else { return }
-        lastDraw = now
+        let due = lastDraw.withLock { last in
+            guard progress.spreadsDone == progress.spreadsTotal || now.timeIntervalSince(last) > 0.1 else { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
         let elapsed = max(now.timeIntervalSince(start), 0.001)
         let rate = Double(progress.spreadsDone) / elapsed
         let left = rate > 0 ? Double(progress.spreadsTotal - progress.spreadsDone) / rate : 0

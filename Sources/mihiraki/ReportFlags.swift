@@ -23,8 +23,8 @@ struct ReportFlags: ParsableArguments {
     func apply(to options: inout ImageComparator.Options) throws {
         for text in ignore {
             let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
-            guard numbers.count == 4, let x = numbers[0], let y = numbers[1], let w = numbers[2], let h = numbers[3],
-                  x >= 0, y >= 0, w > 0, h > 0 else {
+            // The ranges are the library's rule (ImageComparator.Options.validate).
+            guard numbers.count == 4, let x = numbers[0], let y = numbers[1], let w = numbers[2], let h = numbers[3] else {
                 throw ValidationError("--ignore takes X,Y,W,H with X, Y ≥ 0 and W, H > 0 (got \(text))")
             }
             options.ignore.append((x: x, y: y, width: w, height: h))

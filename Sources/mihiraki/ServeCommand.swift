@@ -3,7 +3,7 @@ import Foundation
 import Mihiraki
 import MihirakiServer
 
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the books under ROOT over HTTP: spreads in any size and format, manifests, and a viewer.",
@@ -40,42 +40,19 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a connection silent for this many seconds.", valueName: "S"))
     var idleTimeout = 30
 
-    func run() throws {
-        guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 256") }
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-        guard cacheMB >= 0, cacheMB <= 1 << 20 else { throw ValidationError("--cache-mb must be between 0 and 1048576") }
-        guard maxPixels >= 1, idleTimeout >= 1, refresh >= 0 else {
-            throw ValidationError("--max-pixels and --idle-timeout must be positive, --refresh at least 0")
-        }
+    func run() async throws {
         var options = ServerOptions(root: root)
         options.host = host
         options.port = port
         options.jobs = jobs
         options.queue = queue ?? 4 * jobs
-        guard options.queue >= 0 else { throw ValidationError("--queue must be at least 0") }
-        options.cacheBytes = cacheMB << 20
+        options.cacheBytes = cacheMB.multipliedReportingOverflow(by: 1 << 20).overflow ? -1 : cacheMB << 20
         options.maxPixels = maxPixels
         options.idleTimeoutSeconds = idleTimeout
         options.refreshSeconds = refresh
-        let outcome = Outcome()
-        let finished = DispatchSemaphore(value: 0)
         let root = self.root
-        Task.detached {
-            do {
-                try await SpreadServer.run(options) { host, port in
-                    FileHandle.standardOutput.write(Data("mihiraki: serving \(root) at http://\(host):\(port)/\n".utf8))
-                }
-            } catch {
-                outcome.error = error
-            }
-            finished.signal()
+        try await SpreadServer.run(options) { host, port in
+            FileHandle.standardOutput.write(Data("mihiraki: serving \(root) at http://\(host):\(port)/\n".utf8))
         }
-        finished.wait()
-        if let error = outcome.error { throw error }
-    }
-
-    /// How the server ended, handed from its task to the waiting main thread.
-    private final class Outcome: @unchecked Sendable {
-        var error: (any Error)?
     }
 }

@@ -1,12 +1,11 @@
 import Foundation
 import Mihiraki
+import Synchronization
 
 /// The per-stage profile `scripts/bench` reads: time per stage, summed over
 /// all workers, printed after a render when `MIHIRAKI_PROFILE=1`.
-final class StageProfile: RenderObserver, @unchecked Sendable {
-    private let lock = NSLock()
-    private var totals: [RenderStage: UInt64] = [:]
-    private var spreads = 0
+final class StageProfile: RenderObserver, Sendable {
+    private let state = Mutex<(totals: [RenderStage: UInt64], spreads: Int)>(([:], 0))
 
     /// A profile when the environment asks for one, otherwise `nil` (and no clock is read).
     static func fromEnvironment() -> StageProfile? {
@@ -14,16 +13,16 @@ final class StageProfile: RenderObserver, @unchecked Sendable {
     }
 
     func spreadStarted() {
-        lock.lock(); spreads += 1; lock.unlock()
+        state.withLock { $0.spreads += 1 }
     }
 
     func stage(_ stage: RenderStage, took nanoseconds: UInt64) {
-        lock.lock(); totals[stage, default: 0] += nanoseconds; lock.unlock()
+        state.withLock { $0.totals[stage, default: 0] += nanoseconds }
     }
 
     /// `profile: read 0.4 ms, decode 31.2 ms, … per spread (N spreads, summed over workers)`.
     func summary() -> String {
-        lock.lock(); defer { lock.unlock() }
+        let (totals, spreads) = state.withLock { $0 }
         let n = max(spreads, 1)
         let parts = RenderStage.allCases.map { stage in
             String(format: "%@ %.1f ms", stage.rawValue, Double(totals[stage] ?? 0) / 1e6 / Double(n))

@@ -6,7 +6,7 @@ import MihirakiRaster
 import Glibc
 #endif
 
-struct MihirakiCommand: ParsableCommand {
+struct MihirakiCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mihiraki",
         abstract: "Turn the pages of a book into two-page spreads.",
@@ -20,11 +20,18 @@ signal(SIGXFSZ, SIG_IGN)
 // Page-sized buffers come and go for every spread; reuse them.
 PixelBuffer.keepLargeBuffersForReuse()
 
+/// Runs an async command (`serve`) through its async `run`.
+func runAsync<Command: AsyncParsableCommand>(_ command: inout Command) async throws { try await command.run() }
+
 // Exit status: 0 success, 1 a book failed (the command reports it and goes
 // on), 2 usage or fatal error.
 do {
     var command = try MihirakiCommand.parseAsRoot()
-    try command.run()
+    if var serving = command as? any AsyncParsableCommand {
+        try await runAsync(&serving)
+    } else {
+        try command.run()
+    }
 } catch let exit as ExitCode {
     Foundation.exit(exit.rawValue)
 } catch let error as MihirakiError {

@@ -1,5 +1,6 @@
 import Foundation
 import MihirakiCodecs
+import Synchronization
 
 /// A RAR, 7z or tar book, read with libarchive. Such archives can only be
 /// read front to back (a solid archive decompresses every entry before the
@@ -8,24 +9,25 @@ import MihirakiCodecs
 /// into a private temporary folder, and later reads come from there: one
 /// decompression per book, never O(pages²), and memory holds one entry at a
 /// time, never the archive. The folder goes with the book.
-final class SequentialArchiveSource: BookSource, @unchecked Sendable {
+final class SequentialArchiveSource: BookSource, Sendable {
     let path: String
     /// What libarchive recognised (`7-Zip`, `RAR5`, `POSIX ustar format`, …).
-    private(set) var format = "archive"
+    let format: String
     /// File entries by name (the first of duplicates wins), numbered in archive order.
-    private var index: [String: Int] = [:]
-    private var order: [String] = []
-    private let lock = NSLock()
-    private var folder: String?
-    private var failure: MihirakiError?
+    private let index: [String: Int]
+    private let order: [String]
     /// `ComicInfo.xml`, read during the listing so loading a book never unpacks it.
-    private var comicInfo: (name: String, bytes: [UInt8])?
+    private let comicInfo: (name: String, bytes: [UInt8])?
+    /// The folder the entries were unpacked into, or why they could not be; `nil` before the first read.
+    private let unpacking = Mutex<Result<String, MihirakiError>?>(nil)
 
     /// Lists the entries (headers only) and refuses encrypted ones.
     /// - Throws: ``MihirakiError`` naming the archive and what is wrong.
     init(path: String) throws {
         self.path = path
-        try wrap(path) {
+        var format = "archive", index: [String: Int] = [:], order: [String] = []
+        var comicInfo: (name: String, bytes: [UInt8])?
+        try Self.wrap(path) {
             let reader = try ArchiveReader(path: path)
             while let entry = try reader.next() {
                 format = entry.format
@@ -38,14 +40,16 @@ final class SequentialArchiveSource: BookSource, @unchecked Sendable {
                 index[name] = order.count
                 order.append(name)
                 if name.lowercased() == "comicinfo.xml" && comicInfo == nil {
-                    comicInfo = (name, try readEntry(reader, name: name, limit: 1 << 20))
+                    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+                    comicInfo = (name, try Self.readEntry(reader, at: path + ":" + name, limit: 1 << 20, chunk: &chunk))
                 }
             }
         }
+        (self.format, self.index, self.order, self.comicInfo) = (format, index, order, comicInfo)
     }
 
     deinit {
-        if let folder { FileSystem.removeFlatFolder(folder) }
+        if case .success(let folder)? = unpacking.withLock({ $0 }) { FileSystem.removeFlatFolder(folder) }
     }
 
     func listFiles() throws -> [String] { order }
@@ -73,10 +77,7 @@ final class SequentialArchiveSource: BookSource, @unchecked Sendable {
     }
 
     /// Whether the entries have been unpacked (tests check that fingerprints do not).
-    var isUnpacked: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return folder != nil
-    }
+    var isUnpacked: Bool { unpacking.withLock { if case .success? = $0 { true } else { false } } }
 
     private func unpackedPath(_ relativePath: String) throws -> String {
         guard let number = index[relativePath] else {
@@ -87,9 +88,16 @@ final class SequentialArchiveSource: BookSource, @unchecked Sendable {
 
     /// The folder every entry was unpacked into, unpacking on the first call.
     private func unpacked() throws -> String {
-        lock.lock(); defer { lock.unlock() }
-        if let failure { throw failure }
-        if let folder { return folder }
+        try unpacking.withLock { state in
+            if let state { return try state.get() }
+            let result = Result { try Self.unpack(path, index: index) }.mapError { MihirakiError.from($0, path: path) }
+            state = result
+            return try result.get()
+        }
+    }
+
+    /// Every entry of `index`, in one pass, each into a file named by its number.
+    private static func unpack(_ path: String, index: [String: Int]) throws -> String {
         let folder = try FileSystem.makeTemporaryFolder()
         do {
             try wrap(path) {
@@ -98,32 +106,25 @@ final class SequentialArchiveSource: BookSource, @unchecked Sendable {
                 var done = Set<Int>()
                 while let entry = try reader.next() {
                     guard entry.isFile, let number = index[entryPath(entry.name)], done.insert(number).inserted else { continue }
-                    let bytes = try readEntry(reader, name: entry.name, limit: Int(ZIPSource.maxEntryBytes),
+                    let bytes = try readEntry(reader, at: path + ":" + entry.name, limit: Int(ZIPSource.maxEntryBytes),
                                               chunk: &chunk)
                     try FileSystem.writeAtomically(bytes, to: folder + "/" + String(number))
                 }
             }
         } catch {
             FileSystem.removeFlatFolder(folder)
-            failure = MihirakiError.from(error, path: path)
-            throw failure!
+            throw error
         }
-        self.folder = folder
         return folder
     }
 
-    /// The current entry's data, refused past `limit` bytes.
-    private func readEntry(_ reader: ArchiveReader, name: String, limit: Int) throws -> [UInt8] {
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        return try readEntry(reader, name: name, limit: limit, chunk: &chunk)
-    }
-
-    private func readEntry(_ reader: ArchiveReader, name: String, limit: Int, chunk: inout [UInt8]) throws -> [UInt8] {
+    /// The current entry's data (`where` names it in errors), refused past `limit` bytes.
+    private static func readEntry(_ reader: ArchiveReader, at place: String, limit: Int, chunk: inout [UInt8]) throws -> [UInt8] {
         var bytes: [UInt8] = []
-        try wrap(displayPath(name)) {
+        try wrap(place) {
             while case let n = try chunk.withUnsafeMutableBytes({ try reader.read(into: $0) }), n > 0 {
                 guard bytes.count + n <= limit else {
-                    throw MihirakiError(.badPage, path: displayPath(name), "entry is larger than \(limit >> 20) MiB")
+                    throw MihirakiError(.badPage, path: place, "entry is larger than \(limit >> 20) MiB")
                 }
                 bytes += chunk[0..<n]
             }
@@ -132,7 +133,7 @@ final class SequentialArchiveSource: BookSource, @unchecked Sendable {
     }
 
     /// Runs `body`, turning libarchive's errors into a bad-book error about `path`.
-    private func wrap(_ path: String, _ body: () throws -> Void) throws {
+    private static func wrap(_ path: String, _ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as CodecError {

@@ -16,6 +16,7 @@ extension ImageComparator {
                              key: String) -> FileComparison {
         let sources = Sources(key: key, expectedFile: expected, actualFile: actual)
         do {
+            try options.validate()
             let bytes = try ParallelMap.run(2, jobs: 2) { i in Result { try FileSystem.read(i == 0 ? expected : actual) } }
                 .map { try $0.get() }
             // Byte-identical files are identical images: no decoding at all.
@@ -45,8 +46,9 @@ extension ImageComparator {
     /// Compares every image under two folders, matched by relative path, in
     /// natural order. Diff pictures go to `options.diffPath/<relative path>`.
     /// - Returns: one comparison per file on either side, `missing` and `extra` included.
-    /// - Throws: ``MihirakiError`` when a folder cannot be read.
+    /// - Throws: ``MihirakiError``: `.usage` for invalid options, or when a folder cannot be read.
     public static func compareFolders(expected: String, actual: String, options: Options) throws -> [FileComparison] {
+        try options.validate()
         let expectedFiles = Set(try imageFiles(under: expected)), actualFiles = Set(try imageFiles(under: actual))
         let all = expectedFiles.union(actualFiles).sorted(by: NaturalOrder.less)
         return all.map { name in

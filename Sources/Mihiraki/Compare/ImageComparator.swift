@@ -31,6 +31,19 @@ public enum ImageComparator {
         public init() {}
 
         var pixel: PixelMatch.Options { PixelMatch.Options(threshold: threshold, includeAntialiased: includeAntialiased) }
+
+        /// Checks the values; every comparison does, so a program gets the
+        /// command line's guarantees.
+        /// - Throws: ``MihirakiError`` with code `.usage` naming the option.
+        public func validate() throws {
+            guard (0...1).contains(threshold) else { throw MihirakiError(.usage, "--threshold must be between 0 and 1") }
+            guard maxDiffPixels >= 0, (0...1).contains(maxDiffRatio) else {
+                throw MihirakiError(.usage, "--max-diff-pixels must be ≥ 0 and --max-diff-ratio between 0 and 1")
+            }
+            if let bad = ignore.first(where: { $0.x < 0 || $0.y < 0 || $0.width <= 0 || $0.height <= 0 }) {
+                throw MihirakiError(.usage, "--ignore takes X,Y,W,H with X, Y ≥ 0 and W, H > 0 (got \(bad.x),\(bad.y),\(bad.width),\(bad.height))")
+            }
+        }
     }
 
     /// Where the pictures of one pair come from, for the report.

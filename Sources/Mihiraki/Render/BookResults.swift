@@ -1,39 +1,44 @@
 import Foundation
 import MihirakiRaster
+import Synchronization
 
 /// One book's results as its spreads come back from the workers, kept in
 /// slots so the outcome is in file order whatever the thread timing. The
 /// worker that records the last spread has the book finished.
-final class BookResults: @unchecked Sendable {
+final class BookResults: Sendable {
     let plan: BookPlan
     let writer: BookWriter
-    private let lock = NSLock()
-    private var results: [Result<String, MihirakiError>?]
-    private var tiles: [PixelBuffer?]
-    private var remaining: Int
-    private var finishErrors: [MihirakiError] = []
-    private var skipped = false
+    private struct State {
+        var results: [Result<String, MihirakiError>?]
+        var tiles: [PixelBuffer?]
+        var remaining: Int
+        var finishErrors: [MihirakiError] = []
+        var skipped = false
+    }
+    private let state: Mutex<State>
 
     init(plan: BookPlan, writer: BookWriter) {
         self.plan = plan
         self.writer = writer
-        results = Array(repeating: nil, count: plan.entries.count)
-        tiles = Array(repeating: nil, count: writer.options.contactSheet ? plan.entries.count : 0)
-        remaining = plan.entries.count
+        state = Mutex(State(results: Array(repeating: nil, count: plan.entries.count),
+                            tiles: Array(repeating: nil, count: writer.options.contactSheet ? plan.entries.count : 0),
+                            remaining: plan.entries.count))
     }
 
     /// The book failed before any spread was rendered.
     func fail(_ error: MihirakiError) {
-        lock.lock(); defer { lock.unlock() }
-        finishErrors.append(error)
-        remaining = 0
+        state.withLock {
+            $0.finishErrors.append(error)
+            $0.remaining = 0
+        }
     }
 
     /// The book is up to date: nothing to render or write.
     func skip() {
-        lock.lock(); defer { lock.unlock() }
-        skipped = true
-        remaining = 0
+        state.withLock {
+            $0.skipped = true
+            $0.remaining = 0
+        }
     }
 
     /// Renders and writes spread `index`; the worker that completes the book
@@ -41,33 +46,28 @@ final class BookResults: @unchecked Sendable {
     /// - Returns: whether this spread completed the book.
     func renderSpread(_ index: Int) -> Bool {
         let (result, tile) = writer.writeSpread(index)
-        lock.lock()
-        results[index] = result
-        if let tile { tiles[index] = tile }
-        remaining -= 1
-        let complete = remaining == 0
-        let succeeded = !results.contains { if case .failure = $0 { true } else { false } }
-        let finishedTiles = complete ? tiles.compactMap { $0 } : []
-        lock.unlock()
+        let (complete, succeeded, finishedTiles) = state.withLock { state in
+            state.results[index] = result
+            if let tile { state.tiles[index] = tile }
+            state.remaining -= 1
+            let complete = state.remaining == 0
+            let succeeded = !state.results.contains { if case .failure = $0 { true } else { false } }
+            return (complete, succeeded, complete ? state.tiles.compactMap { $0 } : [])
+        }
         if complete && succeeded {
             do {
                 try writer.finish(tiles: finishedTiles)
             } catch {
-                lock.lock()
-                finishErrors.append(MihirakiError.from(error, path: writer.folder))
-                lock.unlock()
+                state.withLock { $0.finishErrors.append(MihirakiError.from(error, path: writer.folder)) }
             }
         }
         return complete
     }
 
-    var isDone: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return remaining == 0
-    }
+    var isDone: Bool { state.withLock { $0.remaining == 0 } }
 
     func outcome() -> BookRenderer.Outcome {
-        lock.lock(); defer { lock.unlock() }
+        let (results, finishErrors, skipped) = state.withLock { ($0.results, $0.finishErrors, $0.skipped) }
         var written: [String] = [], errors: [MihirakiError] = []
         for result in results {
             switch result {
@@ -82,28 +82,27 @@ final class BookResults: @unchecked Sendable {
 }
 
 /// Counts finished spreads and books and reports progress, one call at a time.
-final class ProgressCounter: @unchecked Sendable {
-    private let lock = NSLock()
+final class ProgressCounter: Sendable {
     private let total: Int
     private let booksTotal: Int
     private let report: (@Sendable (BookRenderer.Progress) -> Void)?
-    private var done = 0
-    private var booksDone: Int
+    private let counts: Mutex<(spreads: Int, books: Int)>
 
     init(total: Int, books: [BookResults], report: (@Sendable (BookRenderer.Progress) -> Void)?) {
         self.total = total
         self.booksTotal = books.count
         self.report = report
         // Books that failed before rendering (or have no spreads) are done already.
-        booksDone = books.filter(\.isDone).count
+        counts = Mutex((0, books.filter(\.isDone).count))
     }
 
     func spreadDone(completingBook: Bool) {
         guard let report else { return }
-        lock.lock(); defer { lock.unlock() }
-        done += 1
-        if completingBook { booksDone += 1 }
-        report(BookRenderer.Progress(spreadsDone: done, spreadsTotal: total, booksDone: booksDone,
-                                     booksTotal: booksTotal))
+        counts.withLock { counts in
+            counts.spreads += 1
+            if completingBook { counts.books += 1 }
+            report(BookRenderer.Progress(spreadsDone: counts.spreads, spreadsTotal: total, booksDone: counts.books,
+                                         booksTotal: booksTotal))
+        }
     }
 }

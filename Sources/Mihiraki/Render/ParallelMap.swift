@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Runs `count` independent jobs on `jobs` threads and returns their results
 /// in order, whatever order they finish in.
@@ -16,21 +17,18 @@ enum ParallelMap {
         return slots.values()
     }
 
-    private final class Slots<T>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var next = 0
-        private var results: [T?]
-        init(count: Int) { results = Array(repeating: nil, count: count) }
+    /// The next job to claim and the results so far.
+    private final class Slots<T: Sendable>: Sendable {
+        private let state: Mutex<(next: Int, results: [T?])>
+        init(count: Int) { state = Mutex((0, Array(repeating: nil, count: count))) }
         func claim() -> Int? {
-            lock.lock(); defer { lock.unlock() }
-            guard next < results.count else { return nil }
-            next += 1
-            return next - 1
+            state.withLock { state in
+                guard state.next < state.results.count else { return nil }
+                state.next += 1
+                return state.next - 1
+            }
         }
-        func store(_ index: Int, _ value: T) {
-            lock.lock(); defer { lock.unlock() }
-            results[index] = value
-        }
-        func values() -> [T] { results.map { $0! } }
+        func store(_ index: Int, _ value: T) { state.withLock { $0.results[index] = value } }
+        func values() -> [T] { state.withLock { $0.results.map { $0! } } }
     }
 }
