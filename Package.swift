@@ -52,12 +52,12 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
-        // The command-line tool, a thin layer over the library and the server
-        // (MihirakiRaster only for the process-wide allocator setting a library
-        // must not impose).
+        // Process-wide settings (the allocator) the program makes for itself.
+        .target(name: "CMihirakiProcess"),
+        // The command-line tool, a thin layer over the library and the server.
         .executableTarget(
             name: "mihiraki",
-            dependencies: ["Mihiraki", "MihirakiServer", "MihirakiRaster",
+            dependencies: ["Mihiraki", "MihirakiServer", "CMihirakiProcess",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // A JPEG writer for test fixtures: progressive, CMYK, YCCK, EXIF — what spreads never are.

@@ -65,17 +65,6 @@ void mh_resample_columns(const uint8_t *src, size_t src_stride, size_t row_bytes
     }
 }
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
-void mh_keep_large_buffers(void) {
-#if defined(__GLIBC__)
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, 256 << 20);
-#endif
-}
-
 void mh_resample_row(const uint8_t *in, int channels, const int32_t *starts, const int32_t *counts,
                      const int16_t *weights, int weight_stride, int out_width, uint8_t *out) {
     const int32_t bias = 1 << (MH_RESAMPLE_PRECISION - 1);

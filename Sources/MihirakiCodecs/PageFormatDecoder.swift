@@ -3,8 +3,8 @@ import CMihirakiCodecs
 /// One page format behind one interface: a decoder opens the file's bytes,
 /// reads the header without allocating pixel memory, and hands out rows on
 /// demand (streamed where the format allows, decoded whole on the first row
-/// otherwise). Each format is one file; nothing else learns its name but the
-/// table in ``PageDecoder``.
+/// otherwise). Each format is one file holding its decoder and its
+/// ``ImageFormat`` declaration; ``ImageFormat/all`` lists the declarations.
 protocol PageFormatDecoder: Sendable {
     /// Opens `bytes`, hands the open page to `body`, and always closes the decoder.
     static func open<T>(_ bytes: [UInt8], _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T

@@ -63,11 +63,3 @@ public struct PixelBuffer: Hashable, Sendable {
         }
     }
 }
-
-extension PixelBuffer {
-    /// For batch processes: keep freed page-sized buffers for reuse instead
-    /// of returning them to the system after every spread. By default glibc
-    /// maps each one fresh and unmaps it on free, so every spread pays page
-    /// faults and zeroing for tens of megabytes.
-    package static func keepLargeBuffersForReuse() { mh_keep_large_buffers() }
-}

@@ -1,7 +1,7 @@
 import ArgumentParser
+import CMihirakiProcess
 import Foundation
 import Mihiraki
-import MihirakiRaster
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,8 +17,9 @@ struct MihirakiCommand: AsyncParsableCommand {
 // A full disk or a file-size limit must be an error line, not a signal.
 signal(SIGXFSZ, SIG_IGN)
 
-// Page-sized buffers come and go for every spread; reuse them.
-PixelBuffer.keepLargeBuffersForReuse()
+// Page-sized buffers come and go for every spread: keep them for reuse. A
+// process-wide setting, so the program makes it, never the library.
+mh_keep_large_buffers()
 
 /// Runs an async command (`serve`) through its async `run`.
 func runAsync<Command: AsyncParsableCommand>(_ command: inout Command) async throws { try await command.run() }

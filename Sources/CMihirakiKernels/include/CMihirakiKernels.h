@@ -35,7 +35,6 @@ void mh_resample_row(const uint8_t *in, int channels, const int32_t *starts, con
 /// Asks glibc to keep freed page-sized buffers (up to 32 MiB each) in the
 /// heap instead of unmapping them, so the next spread reuses the memory
 /// without fresh page faults. A no-op with other C libraries.
-void mh_keep_large_buffers(void);
 
 #ifdef __cplusplus
 }

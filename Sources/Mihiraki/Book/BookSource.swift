@@ -1,5 +1,7 @@
-/// Where a book's bytes come from: a folder on disk or a ZIP archive read in
-/// place (never unpacked to disk, so entry names like `../../x` are harmless).
+/// Where a book's bytes come from: a folder on disk, a ZIP archive read in
+/// place, or a RAR, 7z or tar archive unpacked once into a private temporary
+/// folder under numbered names. Entry names are never paths on disk, so
+/// names like `../../x` are harmless.
 protocol BookSource: Sendable {
     /// Relative paths of every file in the book, `/`-separated.
     func listFiles() throws -> [String]

@@ -44,6 +44,22 @@ public struct FileComparison: Equatable, Sendable {
     var ratio: Double { totalPixels == 0 ? 0 : Double(differingPixels) / Double(totalPixels) }
 
     /// The report line: `name: ok`, `name: DIFF 12 px (0.0004 %)`, `name: missing`, ….
+    /// What happened, in words, for the HTML report and JUnit failures:
+    /// `5 of 100 pixels differ (5.00 %), 0 anti-aliased`, `expected, but not produced`.
+    var explanation: String {
+        switch status {
+        case .ok:
+            return differingPixels > 0 ? "\(differingPixels) pixels differ, within tolerance" : "equal"
+        case .diff:
+            if let detail { return detail }
+            return "\(differingPixels) of \(totalPixels) pixels differ "
+                + "(\(FileComparison.percent(ratio)) %), \(antialiasedPixels) anti-aliased"
+        case .missing: return "expected, but not produced"
+        case .extra: return "produced, but not expected"
+        case .error: return detail ?? "unreadable"
+        }
+    }
+
     public var line: String {
         switch status {
         case .ok where differingPixels > 0:

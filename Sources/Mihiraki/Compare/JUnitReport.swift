@@ -26,20 +26,9 @@ extension ImageComparator {
                 xml += ">\n      <error message=\"\(XMLText.escape(result.line))\" type=\"error\"/>\n    </testcase>\n"
             case .diff, .missing, .extra:
                 xml += ">\n      <failure message=\"\(XMLText.escape(result.line))\" type=\"\(result.status.name)\">"
-                xml += XMLText.escape(failureText(result)) + "</failure>\n    </testcase>\n"
+                xml += XMLText.escape(result.name + ": " + result.explanation) + "</failure>\n    </testcase>\n"
             }
         }
         return xml + "  </testsuite>\n</testsuites>\n"
-    }
-
-    private static func failureText(_ result: FileComparison) -> String {
-        switch result.status {
-        case .missing: return "\(result.name) is expected but was not produced"
-        case .extra: return "\(result.name) was produced but is not expected"
-        default:
-            if let detail = result.detail { return detail }
-            return "\(result.differingPixels) of \(result.totalPixels) pixels differ "
-                + "(\(FileComparison.percent(result.ratio)) %), \(result.antialiasedPixels) anti-aliased"
-        }
     }
 }

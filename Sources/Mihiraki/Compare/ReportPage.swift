@@ -43,7 +43,7 @@ enum ReportPage {
         var html = "<section class=\"entry \(state)\" id=\"e\(index)\" data-status=\"\(result.status.name)\">\n"
         html += "<h2><a href=\"#e\(index)\">\(XMLText.escape(result.name))</a> "
         html += "<span class=\"status \(result.status.name)\">\(result.status.name)</span></h2>\n"
-        html += "<p class=\"detail\">\(XMLText.escape(detail(result)))</p>\n"
+        html += "<p class=\"detail\">\(XMLText.escape(result.explanation))</p>\n"
         let pictures = result.pictures ?? FileComparison.Pictures()
         html += "<div class=\"views\">\n"
         for (label, path) in [("expected", pictures.expected), ("actual", pictures.actual), ("diff", pictures.diff)] {
@@ -64,21 +64,6 @@ enum ReportPage {
                 """
         }
         return html + "</section>\n"
-    }
-
-    static func detail(_ result: FileComparison) -> String {
-        switch result.status {
-        case .ok:
-            return result.differingPixels > 0
-                ? "\(result.differingPixels) px differ, within tolerance" : "equal"
-        case .diff:
-            if let detail = result.detail { return detail }
-            return "\(result.differingPixels) of \(result.totalPixels) px differ "
-                + "(\(FileComparison.percent(result.ratio)) %), \(result.antialiasedPixels) anti-aliased"
-        case .missing: return "expected, but not produced"
-        case .extra: return "produced, but not expected"
-        case .error: return result.detail ?? "unreadable"
-        }
     }
 
     /// A relative URL: each path component percent-encoded.

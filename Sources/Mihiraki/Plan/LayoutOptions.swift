@@ -104,11 +104,13 @@ public struct LayoutOptions: Sendable {
     }
 
     /// Refuses an image Mihiraki would draw (a spread, a contact sheet) that
-    /// is larger than `maxPixels`, before its memory is allocated.
+    /// is larger than `maxPixels`, before its memory is allocated: the page
+    /// rule (``PageDecoder/checkPixelLimit(width:height:maxPixels:)``) as a usage error naming `what`.
     static func checkCanvas(width: Int, height: Int, maxPixels: Int, what: String) throws {
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        if overflow || pixels > maxPixels {
-            throw MihirakiError(.usage, "\(what) \(width)x\(height) is more than the \(maxPixels)-pixel limit (--max-pixels)")
+        do {
+            try PageDecoder.checkPixelLimit(width: width, height: height, maxPixels: maxPixels)
+        } catch let error as CodecError {
+            throw MihirakiError(.usage, "\(what) \(error.message)")
         }
     }
 

@@ -47,13 +47,16 @@ public struct Manifest: Codable, Equatable, Sendable {
         /// Slots from left to right.
         public var slots: [Slot]
 
-        /// The spread in plan notation (`[2|3]`, `[5W]`, `[4]`).
+        /// The spread in plan notation (`[2|3]`, `[5W]`, `[4]`), written by
+        /// ``MihirakiCore/Spread``'s own description; `?` where a manifest
+        /// read from disk does not describe a spread.
         var notation: String {
-            let pages = slots.map { $0.page.map(String.init) ?? "x" }
-            switch slots.first?.side {
-            case "wide": return "[\(pages.first ?? "?")W]"
-            case "single": return "[\(pages.first ?? "?")]"
-            default: return "[" + pages.joined(separator: "|") + "]"
+            let leaves = slots.map { $0.page.map(Leaf.page) ?? .blank }
+            switch (slots.first?.side, leaves.first?.pageNumber) {
+            case ("wide", let page?) where slots.count == 1: return MihirakiCore.Spread.wide(page).description
+            case ("single", let page?) where slots.count == 1: return MihirakiCore.Spread.single(page).description
+            case _ where slots.count == 2: return MihirakiCore.Spread.pair(left: leaves[0], right: leaves[1]).description
+            default: return "[?]"
             }
         }
 
