@@ -66,11 +66,13 @@ let package = Package(
         // Fixture paths and image builders shared by the test targets.
         .target(name: "MihirakiTestSupport", dependencies: ["MihirakiCodecs", "CMihirakiFixtureCodecs", "ZIPFoundation"],
                 path: "Tests/MihirakiTestSupport"),
-        .testTarget(name: "MihirakiCoreTests", dependencies: ["MihirakiCore"]),
-        .testTarget(name: "MihirakiRasterTests", dependencies: ["MihirakiRaster"]),
+        .testTarget(name: "MihirakiCoreTests", dependencies: ["MihirakiCore", "MihirakiTestSupport"]),
+        .testTarget(name: "MihirakiRasterTests", dependencies: ["MihirakiRaster", "MihirakiTestSupport"]),
         .testTarget(name: "MihirakiCodecsTests", dependencies: ["MihirakiCodecs", "CMihirakiCodecs", "MihirakiRaster", "MihirakiTestSupport"]),
         .testTarget(name: "MihirakiTests", dependencies: ["Mihiraki", "MihirakiCore", "MihirakiRaster", "MihirakiCodecs", "MihirakiTestSupport"]),
-        .testTarget(name: "MihirakiServerTests", dependencies: ["MihirakiServer", "MihirakiRequests", "Mihiraki"]),
+        .testTarget(name: "MihirakiServerTests",
+                    dependencies: ["MihirakiServer", "MihirakiRequests", "Mihiraki", "MihirakiTestSupport",
+                                   .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "CLITests", dependencies: ["mihiraki", "MihirakiTestSupport", "MihirakiCodecs", "MihirakiRaster"]),
     ]
 )

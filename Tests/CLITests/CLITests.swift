@@ -4,7 +4,7 @@ import MihirakiCodecs
 import MihirakiRaster
 import Testing
 
-@Suite("Command line", .serialized)
+@Suite("Command line", .serialized, .tags(.process), .timeLimit(.minutes(5)))
 struct CLITests {
     let sample = Fixtures.sampleBook.path
 
@@ -91,7 +91,7 @@ struct CLITests {
     }
 }
 
-@Suite("Command line: libraries", .serialized)
+@Suite("Command line: libraries", .serialized, .tags(.process), .timeLimit(.minutes(5)))
 struct LibraryCLITests {
     /// A library as users have it: an RTL manga CBZ, a plain folder, a broken archive.
     func makeLibrary() throws -> TemporaryFolder {
@@ -130,7 +130,8 @@ struct LibraryCLITests {
         let folder = try makeLibrary()
         defer { folder.remove() }
         let lib = folder.path + "/lib/"
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        // util-linux's script(1) gives the run a terminal.
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"))
         let binary = try mihirakiPath()
         let text = try runTool("/usr/bin/script",
                            ["-qec", "\(binary) render \(lib)comic -o \(folder.path)/tty --size x100", "/dev/null"]).stdout
@@ -140,7 +141,7 @@ struct LibraryCLITests {
     }
 }
 
-@Suite("Command line: visual regression", .serialized)
+@Suite("Command line: visual regression", .serialized, .tags(.process), .timeLimit(.minutes(5)))
 struct RegressionCLITests {
     @Test("compare: files and folders, exit 0 / 1 / 2, --json, --diff")
     func compare() throws {
@@ -195,7 +196,7 @@ struct RegressionCLITests {
     }
 }
 
-@Suite("Command line: safe output", .serialized)
+@Suite("Command line: safe output", .serialized, .tags(.process), .timeLimit(.minutes(5)))
 struct SafeOutputCLITests {
     /// Every PNG under a final name decodes completely.
     func allComplete(_ folder: String) throws -> Int {
@@ -216,10 +217,13 @@ struct SafeOutputCLITests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let out = folder.path + "/out"
-        for delay in [0.15, 0.4, 0.8] {
+        // Killed at three points of the run: before the first spread is
+        // final, after one, after three (polled, not timed).
+        for finished in [0, 1, 3] {
+            try? FileManager.default.removeItem(atPath: out)
             let process = try startMihiraki(["render", Fixtures.sampleBook.path, "-o", out, "--jobs", "2", "--quiet",
                                              "--size", "3000x2000"])
-            Thread.sleep(forTimeInterval: delay)
+            while process.isRunning && finalSpreads(out) < finished { usleep(2000) }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             _ = try allComplete(out)
@@ -261,4 +265,11 @@ struct SafeOutputCLITests {
         #expect(run.stderr.hasPrefix("mihiraki: ") && run.stderr.contains("cannot create folder"), "\(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1)
     }
+}
+
+/// Spread files under their final names so far, anywhere under `folder`.
+func finalSpreads(_ folder: String) -> Int {
+    ((try? FileManager.default.subpathsOfDirectory(atPath: folder)) ?? []).filter {
+        ($0 as NSString).lastPathComponent.hasPrefix("spread-")
+    }.count
 }

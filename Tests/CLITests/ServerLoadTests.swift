@@ -28,7 +28,7 @@ struct BackgroundGet {
     }
 }
 
-@Suite("mihiraki serve: load, backpressure, slow clients, shutdown", .serialized)
+@Suite("mihiraki serve: load, backpressure, slow clients, shutdown", .serialized, .tags(.process, .load), .timeLimit(.minutes(5)))
 struct ServerLoadTests {
     /// A spread big enough to take a while to render, even in a release build.
     static let slowSpread = "/api/books/Series%20A%2Fvol1/spreads/3.png?size=6000x4500"
@@ -71,6 +71,7 @@ struct ServerLoadTests {
             import socket, sys, time
             s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
             s.sendall(b"GET /healthz HTTP/1.1\\r\\nHost: x\\r\\n")
+            print("sent", flush=True)
             start = time.time()
             s.settimeout(10)
             data = s.recv(1000)
@@ -82,10 +83,18 @@ struct ServerLoadTests {
             let out = Pipe()
             slow.standardOutput = out
             try slow.run()
-            Thread.sleep(forTimeInterval: 0.2)
+            // Its half request is on the wire once it says so.
+            var said = ""
+            while !said.contains("\n") {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                said += String(decoding: chunk, as: UTF8.self)
+            }
+            #expect(said.hasPrefix("sent"))
             #expect(try httpGet(server, "/healthz").status == 200)
             slow.waitUntilExit()
-            let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            said = String(said.drop(while: { $0 != "\n" }).dropFirst())
+                + String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             let seconds = Double(said.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 99
             #expect(said.hasPrefix("closed") && seconds < 5, "\(said)")
         }

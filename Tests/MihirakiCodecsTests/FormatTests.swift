@@ -30,7 +30,7 @@ func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
     return sum == 0 ? .infinity : 10 * log10(255 * 255 / (sum / Double(a.count)))
 }
 
-@Suite("WebP, GIF, AVIF and JPEG XL pages")
+@Suite("WebP, GIF, AVIF and JPEG XL pages", .tags(.codecs), .timeLimit(.minutes(3)))
 struct FormatTests {
     /// Each fixture against the reference decoder: exact, or at least the given PSNR for lossy data.
     @Test("Each format decodes to what its reference decoder gives", arguments: [

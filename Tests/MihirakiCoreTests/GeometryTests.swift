@@ -1,7 +1,8 @@
+import MihirakiTestSupport
 import Testing
 @testable import MihirakiCore
 
-@Suite("Geometry (GeometryAndRounding.md)")
+@Suite("Geometry (GeometryAndRounding.md)", .tags(.unit), .timeLimit(.minutes(1)))
 struct GeometryTests {
     func place(_ spread: Spread, sizes: [Int: (Int, Int)], _ options: GeometryOptions = GeometryOptions())
         -> [PlacedSlot] {

@@ -1,7 +1,8 @@
+import MihirakiTestSupport
 import Testing
 @testable import MihirakiCore
 
-@Suite("Natural order of file names")
+@Suite("Natural order of file names", .tags(.unit), .timeLimit(.minutes(1)))
 struct NaturalOrderTests {
     @Test("page2 < page10, case-insensitive, leading zeros by value")
     func order() {

@@ -1,9 +1,10 @@
 import Mihiraki
+import MihirakiTestSupport
 import Testing
 @testable import MihirakiRequests
 @testable import MihirakiServer
 
-@Suite("Server parts: book ids, query parameters, the LRU cache")
+@Suite("Server parts: book ids, query parameters, the LRU cache", .tags(.server), .timeLimit(.minutes(2)))
 struct ServerPartsTests {
     @Test("Ids decode once to plain relative paths", arguments: [
         ("Series%20A%2Fvol1", "Series A/vol1"), ("vol1.cbz", "vol1.cbz"), ("%E6%9C%AC", "本"), ("a%2Fb%2Fc", "a/b/c"),
@@ -26,7 +27,7 @@ struct ServerPartsTests {
     /// accepts is always a path that stays where it is put.
     @Test("Random ids: no crash, and nothing accepted climbs out")
     func randomIDs() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 14)
         let alphabet = Array("ab./%2FfE5C0\u{0}\\".unicodeScalars)
         for _ in 0..<20_000 {
             let length = Int.random(in: 0..<12, using: &generator)

@@ -84,7 +84,7 @@ let badPages: [BadPage] = {
     return pages
 }()
 
-@Suite("Bad input: one clear error, never a crash", .serialized)
+@Suite("Bad input: one clear error, never a crash", .serialized, .tags(.library), .timeLimit(.minutes(3)))
 struct BadInputTests {
     @Test("Each bad page fails its own book with an error naming it; the good book beside it is written",
           arguments: badPages)

@@ -3,7 +3,7 @@ import MihirakiTestSupport
 import Testing
 @testable import Mihiraki
 
-@Suite("Shards, fingerprints and temporaries")
+@Suite("Shards, fingerprints and temporaries", .tags(.library), .timeLimit(.minutes(3)))
 struct ShardAndIncrementalTests {
     @Test("--shard K/N parses only 1 ≤ K ≤ N")
     func parsing() {

@@ -1,0 +1,173 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import MihirakiTestSupport
+import Testing
+@testable import Mihiraki
+@testable import MihirakiServer
+
+/// Routes, errors, ETags and headers, driven in-process through
+/// HummingbirdTesting: no socket, no process, milliseconds a request. What
+/// needs a real process (signals, load, the browser, the wire's limits) is
+/// in CLITests.
+@Suite("mihiraki serve in-process: routes, caching, hostile requests", .tags(.server), .timeLimit(.minutes(2)))
+struct RouteTests {
+    /// The library served by the application `serve` would run, with `configure` applied to its options.
+    static func withApp(_ configure: (inout ServerOptions) -> Void = { _ in },
+                        _ body: @Sendable (ServedLibrary, any TestClientProtocol) async throws -> Void) async throws {
+        let library = try ServedLibrary()
+        defer { library.remove() }
+        var options = ServerOptions(root: library.root)
+        options.jobs = 2
+        configure(&options)
+        try await SpreadServer.application(options).test(.router) { client in try await body(library, client) }
+    }
+
+    static func get(_ client: any TestClientProtocol, _ uri: String, headers: HTTPFields = [:],
+                    method: HTTPRequest.Method = .get) async throws -> TestResponse {
+        try await client.execute(uri: uri, method: method, headers: headers)
+    }
+
+    static func error(_ response: TestResponse) -> String? {
+        (try? JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])?["error"] as? String
+    }
+
+    @Test("Health, the book list, a manifest equal to the plan's, spreads byte-identical to the library's in every format")
+    func routes() async throws {
+        try await Self.withApp { library, client in
+            #expect(try await Self.get(client, "/healthz").status == .ok)
+            let list = try await Self.get(client, "/api/books")
+            #expect(list.headers[.contentType]?.hasPrefix("application/json") == true)
+            let json = try JSONSerialization.jsonObject(with: Data(buffer: list.body)) as? [String: [[String: String]]]
+            let books = json?["books"] ?? []
+            #expect(books.map { $0["id"]! } == ["broken", "leaky", "manga.cbz", "Series A/vol1"])
+            #expect(books.last?["url"] == "/api/books/Series%20A%2Fvol1")
+
+            var options = LayoutOptions()
+            try options.set([("size", "x300"), ("direction", "rtl"), ("background", "#102030")])
+            let plan = try BookPlan(book: try Book.load(library.root + "/Series A/vol1"), options: options)
+            let manifest = try await Self.get(client, "/api/books/Series%20A%2Fvol1/manifest?size=x300&direction=rtl&background=%23102030")
+            #expect(manifest.status == .ok && String(buffer: manifest.body) == plan.manifest.json)
+            for format in SpreadFormat.allCases {
+                var encoded = options
+                encoded.encoding.format = format
+                let formatPlan = try plan.replanned(with: encoded)
+                let answer = try await Self.get(client, "/api/books/Series%20A%2Fvol1/spreads/2.\(format.fileExtension)?size=x300&direction=rtl&background=%23102030")
+                #expect(answer.status == .ok)
+                #expect(Array(buffer: answer.body) == (try formatPlan.spreadFile(at: 1)), "\(format)")
+                #expect(answer.headers[.contentType] == format.mimeType)
+                #expect(answer.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff")
+                #expect(answer.headers[.cacheControl]?.contains("max-age") == true)
+            }
+            // An archive book with ComicInfo: right to left by itself.
+            let rtl = try await Self.get(client, "/api/books/manga.cbz/manifest?size=x200")
+            #expect(String(buffer: rtl.body).contains(#""direction": "rtl""#))
+        }
+    }
+
+    @Test("ETag and If-None-Match: 304 without a body; HEAD as GET; a changed page gives a new ETag and new bytes")
+    func entityTags() async throws {
+        try await Self.withApp({ $0.refreshSeconds = 0 }) { library, client in
+            let path = "/api/books/Series%20A%2Fvol1/spreads/2.webp?size=x200"
+            let first = try await Self.get(client, path)
+            let etag = try #require(first.headers[.eTag])
+            #expect(first.status == .ok && etag.hasPrefix("\"") && etag.hasSuffix("\""))
+            #expect(try await Self.get(client, path).headers[.eTag] == etag, "the same spread keeps its tag")
+            let again = try await Self.get(client, path, headers: [.ifNoneMatch: etag])
+            #expect(again.status == .notModified && again.body.readableBytes == 0)
+            #expect(try await Self.get(client, path, headers: [.ifNoneMatch: "\"other\""]).status == .ok)
+            let head = try await Self.get(client, path, method: .head)
+            #expect(head.status == .ok && head.headers[.eTag] == etag && head.body.readableBytes == 0)
+            #expect(head.headers[.contentLength] == String(first.body.readableBytes))
+            #expect(try await Self.get(client, path + "&quality=60").headers[.eTag] != etag, "other options, other tag")
+
+            // Page 2 replaced (spread 2 is [2|3]): the catalog rescans in the
+            // background; poll until the new tag is served.
+            let page = library.root + "/Series A/vol1/page2.png"
+            try FileManager.default.removeItem(atPath: page)
+            try FileManager.default.copyItem(atPath: library.root + "/Series A/vol1/page5.png", toPath: page)
+            var changed = try await Self.get(client, path, headers: [.ifNoneMatch: etag])
+            let deadline = Date().addingTimeInterval(10)
+            while changed.status == .notModified && Date() < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+                changed = try await Self.get(client, path, headers: [.ifNoneMatch: etag])
+            }
+            #expect(changed.status == .ok && changed.headers[.eTag] != etag && changed.body != first.body)
+        }
+    }
+
+    @Test("Hostile and bad requests: the right status, a JSON error with no host path, and the server keeps serving",
+          arguments: [
+            ("/api/books/../../etc/passwd", 404),
+            ("/api/books/..%2F..%2Fetc%2Fpasswd/manifest", 400),
+            ("/api/books/%2E%2E%2F%2E%2E%2Fetc/manifest", 400),
+            ("/api/books/%252E%252E%252Fetc/manifest", 400),
+            ("/api/books/Series%2520A%252Fvol1/manifest", 400),
+            ("/api/books/%2Fetc%2Fpasswd/manifest", 400),
+            ("/api/books/Series%20A%2F%2Fvol1/manifest", 400),
+            ("/api/books/vol1%00/manifest", 400),
+            ("/api/books/..%5C..%5Cetc/manifest", 400),
+            ("/api/books/%C0%AE%C0%AE%2Fetc/manifest", 400),
+            ("/api/books/bad%zzid/manifest", 400),
+            ("/api/books/escape/manifest", 404),
+            ("/api/books/nothing-here/manifest", 404),
+            ("/api/books/Series%20A%2Fvol1/spreads/99.png", 404),
+            ("/api/books/Series%20A%2Fvol1/spreads/0.png", 404),
+            ("/api/books/Series%20A%2Fvol1/spreads/1.gif", 404),
+            ("/api/books/Series%20A%2Fvol1/spreads/1.png?size=99999999x99999999", 400),
+            ("/api/books/Series%20A%2Fvol1/spreads/1.png?size=60000x60000", 400),
+            ("/api/books/Series%20A%2Fvol1/spreads/1.png?size=-5x3", 400),
+            ("/api/books/Series%20A%2Fvol1/spreads/1.png?size=x300&gap=1e300", 400),
+            ("/api/books/Series%20A%2Fvol1/spreads/1.png?size=x300&gap=nan", 400),
+            ("/api/books/Series%20A%2Fvol1/manifest?size=x9223372036854775807", 400),
+            ("/api/books/Series%20A%2Fvol1/spreads/1.webp?quality=500", 400),
+            ("/api/books/Series%20A%2Fvol1/spreads/1.png?background=%23GGGGGG", 400),
+            ("/api/books/Series%20A%2Fvol1/spreads/1.png?format=jpeg", 400),
+            ("/api/books/Series%20A%2Fvol1/spreads/1.png?colour=red", 400),
+            ("/api/books/Series%20A%2Fvol1/spreads/1.png?max-pixels=10", 400),
+            ("/api/books/Series%20A%2Fvol1/spreads/1.jpg?lossless=1", 400),
+            ("/api/books/broken/spreads/2.png", 422),
+            ("/no/such/route", 404),
+          ])
+    func hostile(target: String, status: Int) async throws {
+        try await Self.withApp { library, client in
+            let answer = try await Self.get(client, target)
+            #expect(answer.status.code == status, "\(target): \(answer.status) \(String(buffer: answer.body))")
+            let error = try #require(Self.error(answer), "\(target): \(String(buffer: answer.body))")
+            #expect(!error.contains(library.folder.path) && !error.contains("/tmp"), "\(error)")
+            #expect(answer.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff")
+            if status == 422 { #expect(error.hasPrefix("broken/p2.png:"), "\(error)") }
+            #expect(try await Self.get(client, "/healthz").status == .ok)
+        }
+    }
+
+    @Test("A bad value is answered with what the parameter takes")
+    func badValueNamesTheValues() async throws {
+        try await Self.withApp { _, client in
+            let answer = try await Self.get(client, "/api/books/manga.cbz/manifest?direction=sideways")
+            #expect(answer.status == .badRequest)
+            #expect(Self.error(answer) == "bad value for direction: sideways (ltr, rtl or auto)")
+        }
+    }
+
+    @Test("Links out of ROOT: a linked folder is not a book, a linked page is not read")
+    func symlinks() async throws {
+        try await Self.withApp { _, client in
+            let manifest = try await Self.get(client, "/api/books/leaky/manifest?layout=single")
+            let text = String(buffer: manifest.body)
+            #expect(manifest.status == .ok && text.contains("p1.png") && !text.contains("p2.png"), "\(text)")
+            #expect(!String(buffer: try await Self.get(client, "/api/books").body).contains("escape"))
+        }
+    }
+
+    @Test("Invalid server options are refused before anything is served")
+    func invalidOptions() throws {
+        for configure: (inout ServerOptions) -> Void in [{ $0.jobs = 0 }, { $0.port = 70000 }, { $0.queue = -1 },
+                                                         { $0.refreshSeconds = .nan }, { $0.maxPixels = 0 }] {
+            var options = ServerOptions(root: "/")
+            configure(&options)
+            #expect(throws: MihirakiError.self) { try options.validate() }
+        }
+    }
+}
