@@ -43,7 +43,6 @@ public struct FileComparison: Equatable, Sendable {
 
     var ratio: Double { totalPixels == 0 ? 0 : Double(differingPixels) / Double(totalPixels) }
 
-    /// The report line: `name: ok`, `name: DIFF 12 px (0.0004 %)`, `name: missing`, ….
     /// What happened, in words, for the HTML report and JUnit failures:
     /// `5 of 100 pixels differ (5.00 %), 0 anti-aliased`, `expected, but not produced`.
     var explanation: String {
@@ -60,6 +59,7 @@ public struct FileComparison: Equatable, Sendable {
         }
     }
 
+    /// The report line: `name: ok`, `name: DIFF 12 px (0.0004 %)`, `name: missing`, ….
     public var line: String {
         switch status {
         case .ok where differingPixels > 0:

@@ -103,7 +103,7 @@ extension LayoutOptions {
     ]
 
     /// The names of every option, in the table's order.
-    public static var tableNames: [String] { table.map(\.name) }
+    package static var tableNames: [String] { table.map(\.name) }
 
     /// The table's entry for a flag or parameter name.
     package static func option(named name: String) -> LayoutOption? { table.first { $0.name == name } }

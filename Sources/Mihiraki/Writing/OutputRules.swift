@@ -51,7 +51,7 @@ extension BookRenderer {
     /// the book's bytes and the manifest before any page header is read, so
     /// a caller can skip planning an up-to-date book.
     /// - Returns: `false` when anything cannot be read: the book is then rendered.
-    public static func isUpToDate(_ book: Book, options: LayoutOptions, run: RunOptions, in outputRoot: String) -> Bool {
+    package static func isUpToDate(_ book: Book, options: LayoutOptions, run: RunOptions, in outputRoot: String) -> Bool {
         BookWriter.isUpToDate(folder: outputRoot + "/" + book.outputName,
                               fingerprint: try? Fingerprint.of(book, options: options, run: run),
                               contactSheet: run.contactSheet ? BookWriter.contactSheetName(options.encoding.format) : nil)
