@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         // Every image library call lives here; setjmp/longjmp never leave C.
@@ -72,7 +73,8 @@ let package = Package(
         .testTarget(name: "MihirakiTests", dependencies: ["Mihiraki", "MihirakiCore", "MihirakiRaster", "MihirakiCodecs", "MihirakiTestSupport"]),
         .testTarget(name: "MihirakiServerTests",
                     dependencies: ["MihirakiServer", "MihirakiRequests", "Mihiraki", "MihirakiTestSupport",
-                                   .product(name: "HummingbirdTesting", package: "hummingbird")]),
+                                   .product(name: "Hummingbird", package: "hummingbird"),
+                                   .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "CLITests", dependencies: ["mihiraki", "MihirakiTestSupport", "MihirakiCodecs", "MihirakiRaster"]),
     ]
 )

@@ -25,14 +25,20 @@ public enum SpreadServer {
     package static func application(_ options: ServerOptions, logger: Logger = Logger(label: "mihiraki.serve"),
                                     listening: @escaping @Sendable (String, Int) -> Void = { _, _ in })
         throws -> some ApplicationProtocol {
-        try options.validate()
-        let service = try SpreadService(options: options)
         let host = options.host
         return Application(
-            responder: HeadAsGet(inner: Routes.router(service).buildResponder()),
+            responder: try responder(options),
             server: .http1(configuration: .init(idleTimeout: .seconds(Int64(options.idleTimeoutSeconds)))),
             configuration: .init(address: .hostname(host, port: options.port), serverName: "Mihiraki"),
             onServerRunning: { channel in listening(host, channel.localAddress?.port ?? options.port) },
             logger: logger)
+    }
+
+    /// What answers each request: HEAD as GET, then the routes. The tests
+    /// call it in-process, with no socket.
+    /// - Throws: ``MihirakiError`` as ``run(_:listening:)``.
+    package static func responder(_ options: ServerOptions) throws -> some HTTPResponder<BasicRequestContext> {
+        try options.validate()
+        return HeadAsGet(inner: Routes.router(try SpreadService(options: options)).buildResponder())
     }
 }

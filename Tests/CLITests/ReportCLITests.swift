@@ -138,7 +138,7 @@ struct ReportCLITests {
         let junit = try String(contentsOfFile: folder.path + "/junit.xml", encoding: .utf8)
         #expect(junit.contains(#"tests="8" failures="1" errors="0""#))
 
-        // A screenshot, kept for people to look at: the README's picture is one of these.
+        // A screenshot, kept for people to look at: the VisualRegression article's picture is one of these.
         let shot = Fixtures.packageRoot.path + "/.build/report-screenshot.png"
         _ = try chromium(["--screenshot=" + shot, "--window-size=1200,1000", "file://" + report + "/index.html"],
                          profile: folder.path + "/chromium")

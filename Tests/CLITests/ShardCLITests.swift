@@ -198,9 +198,10 @@ struct ShardCLITests {
         #expect(try tree(out) == clean)
     }
 
-    @Test("The README's GNU parallel recipe runs as written and ends identical to one run")
+    @Test("The documentation's GNU parallel recipe runs as written and ends identical to one run")
     func parallelRecipe() throws {
-        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let article = "Sources/Mihiraki/Mihiraki.docc/ShardsAndIncrementalRuns.md"
+        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent(article), encoding: .utf8)
         let marked = try #require(readme.components(separatedBy: "<!-- recipe: gnu-parallel -->\n```sh\n").dropFirst().first)
         let recipe = String(marked.prefix { $0 != "`" })
         #expect(recipe.hasPrefix("parallel "))

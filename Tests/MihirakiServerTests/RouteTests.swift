@@ -1,35 +1,34 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import MihirakiTestSupport
 import Testing
 @testable import Mihiraki
 @testable import MihirakiServer
 
-/// Routes, errors, ETags and headers, driven in-process through
-/// HummingbirdTesting: no socket, no process, milliseconds a request. What
+/// Routes, errors, ETags and headers, driven in-process through the
+/// server's own responder: no socket, no process, milliseconds a request. What
 /// needs a real process (signals, load, the browser, the wire's limits) is
 /// in CLITests.
 @Suite("mihiraki serve in-process: routes, caching, hostile requests", .tags(.server), .timeLimit(.minutes(2)))
 struct RouteTests {
     /// The library served by the application `serve` would run, with `configure` applied to its options.
     static func withApp(_ configure: (inout ServerOptions) -> Void = { _ in },
-                        _ body: @Sendable (ServedLibrary, any TestClientProtocol) async throws -> Void) async throws {
+                        _ body: @Sendable (ServedLibrary, InProcessClient) async throws -> Void) async throws {
         let library = try ServedLibrary()
         defer { library.remove() }
         var options = ServerOptions(root: library.root)
         options.jobs = 2
         configure(&options)
-        try await SpreadServer.application(options).test(.router) { client in try await body(library, client) }
+        try await body(library, InProcessClient(responder: try SpreadServer.responder(options)))
     }
 
-    static func get(_ client: any TestClientProtocol, _ uri: String, headers: HTTPFields = [:],
-                    method: HTTPRequest.Method = .get) async throws -> TestResponse {
+    static func get(_ client: InProcessClient, _ uri: String, headers: HTTPFields = [:],
+                    method: HTTPRequest.Method = .get) async throws -> InProcessClient.Answer {
         try await client.execute(uri: uri, method: method, headers: headers)
     }
 
-    static func error(_ response: TestResponse) -> String? {
+    static func error(_ response: InProcessClient.Answer) -> String? {
         (try? JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])?["error"] as? String
     }
 
