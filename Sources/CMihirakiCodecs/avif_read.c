@@ -69,7 +69,7 @@ int mh_avif_read(mh_avif_reader *reader, void *pixels, size_t stride, int channe
     rgb.rowBytes = (uint32_t)stride;
     result = avifImageYUVToRGB(decoder->image, &rgb);
     if (result != AVIF_RESULT_OK) {
-        avif_error(error, result, NULL, "AVIF colour conversion failed");
+        avif_error(error, result, NULL, "AVIF image data is damaged: its decoded planes cannot be converted to RGB");
         return error ? error->code : MH_ERR_CORRUPT;
     }
     return MH_OK;

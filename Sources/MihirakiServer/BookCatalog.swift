@@ -29,7 +29,7 @@ final class BookCatalog: Sendable {
     private let refreshSeconds: Double
     /// The books found by the last scan, and whether a scan is under way.
     private struct Listing {
-        var byID: [String: Entry] = [:]
+        var byID: [ExactKey: Entry] = [:]
         var ordered: [Entry] = []
         var scannedAt = 0.0
         var scanning = false
@@ -55,11 +55,11 @@ final class BookCatalog: Sendable {
     /// The book with this id, or nil.
     func book(_ id: String) -> Entry? {
         refreshIfStale()
-        return listing.withLock { $0.byID[id] }
+        return listing.withLock { $0.byID[ExactKey(id)] }
     }
 
     private func install(_ entries: [Entry]) {
-        let byID = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let byID = Dictionary(entries.map { (ExactKey($0.id), $0) }, uniquingKeysWith: { first, _ in first })
         listing.withLock { $0 = Listing(byID: byID, ordered: entries, scannedAt: Self.now(), scanning: false) }
     }
 
@@ -84,9 +84,12 @@ final class BookCatalog: Sendable {
 
     private static func scan(_ root: String) -> [Entry] {
         var entries: [Entry] = []
-        var visited: Set<String> = [root]
-        walk(root, id: "", root: root, visited: &visited, into: &entries)
-        return entries.sorted { NaturalOrder.less($0.id, $1.id) }
+        var seen = Seen()
+        walk(root, id: "", root: root, ancestors: [root], seen: &seen, into: &entries)
+        // Ids equal as text (NFC and NFD) are still two books: their bytes order them.
+        return entries.sorted {
+            NaturalOrder.less($0.id, $1.id) || (!NaturalOrder.less($1.id, $0.id) && $0.id.utf8.lexicographicallyPrecedes($1.id.utf8))
+        }
     }
 
     /// What a folder holds, links outside ROOT and dot-files left out.
@@ -104,8 +107,13 @@ final class BookCatalog: Sendable {
         return (files, folders)
     }
 
-    private static func walk(_ folder: String, id: String, root: String, visited: inout Set<String>,
-                             into entries: inout [Entry]) {
+    /// Books under `folder`. A link to a folder inside ROOT is followed like
+    /// the folder (two ids, one book: both are served), except back into one
+    /// of its own `ancestors` (a loop), past `maxDepth` folders, or once
+    /// `maxRevisits` folders have been reached a second time (links that fan
+    /// out to the same trees).
+    private static func walk(_ folder: String, id: String, root: String, ancestors: Set<String>,
+                             seen: inout Seen, into entries: inout [Entry]) {
         let listing = children(of: folder, root: root)
         let (files, folders) = listing
         let prefix = id.isEmpty ? "" : id + "/"
@@ -122,8 +130,12 @@ final class BookCatalog: Sendable {
         }
         for name in folders {
             let path = folder + "/" + name
-            guard let real = FileSystem.realPath(path), visited.insert(real).inserted else { continue }
-            walk(path, id: prefix + name, root: root, visited: &visited, into: &entries)
+            guard ancestors.count < maxDepth, let real = FileSystem.realPath(path), !ancestors.contains(real) else { continue }
+            if !seen.folders.insert(real).inserted {
+                seen.revisits += 1
+                guard seen.revisits <= maxRevisits else { continue }
+            }
+            walk(path, id: prefix + name, root: root, ancestors: ancestors.union([real]), seen: &seen, into: &entries)
         }
     }
 
@@ -144,9 +156,24 @@ final class BookCatalog: Sendable {
         return String(UInt(bitPattern: hasher.finalize()), radix: 16)
     }
 
+    /// Folders deep a book may be found.
+    static let maxDepth = 32
+    /// Folders a scan may reach a second time, through links.
+    static let maxRevisits = 10_000
+
+    /// The folders a scan has reached, by real path, and how many it reached again.
+    private struct Seen {
+        var folders: Set<String> = []
+        var revisits = 0
+    }
+
+    /// What changes when a file's content may have: its size, its
+    /// modification time, and its inode change time (ctime), which `utime`
+    /// cannot set back, with its inode (a file replaced by another).
     private static func stamp(_ path: String) -> String {
         var info = stat()
         guard stat(path, &info) == 0 else { return "?" }
-        return "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+        return "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) "
+            + "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec) \(info.st_ino)"
     }
 }

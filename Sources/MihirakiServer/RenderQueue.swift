@@ -13,7 +13,7 @@ actor RenderQueue {
     /// Accepted and not finished: running, waiting for a worker, or shared.
     private var accepted = 0
     private var waiting: [CheckedContinuation<Void, Never>] = []
-    private var shared: [String: Task<any Sendable, any Error>] = [:]
+    private var shared: [ExactKey: Task<any Sendable, any Error>] = [:]
     private let threads = DispatchQueue(label: "mihiraki.render", attributes: .concurrent)
 
     init(workers: Int, queue: Int) {
@@ -23,7 +23,7 @@ actor RenderQueue {
 
     /// Runs `work` (or joins the same key's render already under way).
     /// - Throws: ``ServerError/busy`` when the queue is full; `work`'s error.
-    func run<T: Sendable>(key: String, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+    func run<T: Sendable>(key: ExactKey, _ work: @escaping @Sendable () throws -> T) async throws -> T {
         if let task = shared[key] { return try await Self.value(of: task) }
         guard accepted < limit else { throw ServerError.busy }
         accepted += 1

@@ -22,9 +22,9 @@ final class SpreadService: Sendable {
     let options: ServerOptions
     let catalog: BookCatalog
     private let queue: RenderQueue
-    private let spreads: LRUCache<String, [UInt8]>
-    private let books = LRUCache<String, OpenedBook>(capacity: 256)
-    private let plans = LRUCache<String, BookPlan>(capacity: 1024)
+    private let spreads: LRUCache<ExactKey, [UInt8]>
+    private let books = LRUCache<ExactKey, OpenedBook>(capacity: 256)
+    private let plans = LRUCache<ExactKey, BookPlan>(capacity: 1024)
 
     init(options: ServerOptions) throws {
         self.options = options
@@ -44,7 +44,7 @@ final class SpreadService: Sendable {
     /// The book's plan for these options.
     func plan(_ entry: BookCatalog.Entry, options: LayoutOptions) async throws -> (plan: BookPlan, content: String) {
         let opened = try await open(entry)
-        let key = entry.id + "\n" + entry.signature + "\n" + Fingerprint.describe(options)
+        let key = ExactKey(entry.id + "\n" + entry.signature + "\n" + Fingerprint.describe(options))
         if let plan = plans.value(for: key) { return (plan, opened.content) }
         let plan = try answering(entry) { try opened.plan.replanned(with: options) }
         plans.insert(plan, for: key, cost: 1)
@@ -61,7 +61,7 @@ final class SpreadService: Sendable {
         let etag = Fingerprint.entityTag(content: content, options: options, spread: number)
         let format = options.encoding.format
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag) { return .notModified(etag: etag) }
-        let key = entry.id + "\n" + etag
+        let key = ExactKey(entry.id + "\n" + etag)
         if let bytes = spreads.value(for: key) { return .spread(bytes: bytes, etag: etag, format: format) }
         let bytes: [UInt8] = try await queue.run(key: key) {
             try self.answering(entry) { try plan.spreadFile(at: number - 1) }
@@ -81,12 +81,12 @@ final class SpreadService: Sendable {
     /// Opens a book version once: on the render pool (reading headers and
     /// checksumming pages is blocking work), shared by concurrent requests.
     private func open(_ entry: BookCatalog.Entry) async throws -> OpenedBook {
-        let key = entry.id + "\n" + entry.signature
+        let key = ExactKey(entry.id + "\n" + entry.signature)
         if let opened = books.value(for: key) { return opened }
         var defaults = LayoutOptions()
         defaults.maxPixels = options.maxPixels
         let base = defaults, root = catalog.root
-        let opened: OpenedBook = try await queue.run(key: "open\n" + key) {
+        let opened: OpenedBook = try await queue.run(key: ExactKey("open\n" + entry.id + "\n" + entry.signature)) {
             try self.answering(entry) {
                 let book = try Book.load(entry.path, confinedTo: root)
                 return OpenedBook(plan: try BookPlan(book: book, options: base), content: try Fingerprint.content(of: book))

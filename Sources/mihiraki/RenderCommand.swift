@@ -69,8 +69,9 @@ struct RenderCommand: ParsableCommand {
         case (nil, nil, _): throw ValidationError("missing -o OUTDIR (or --check GOLDEN)")
         default: throw ValidationError("use either -o OUTDIR or --check GOLDEN, not both")
         }
-        // Refused before any book is read: an output inside a book, or one that cannot be created.
-        try BookRenderer.prepareOutput(destination, books: books)
+        // Refused before any book is read, creating nothing: an output inside a
+        // book, or one that cannot be created. The renderer creates it.
+        try BookRenderer.checkOutput(destination, books: books)
 
         let start = Date()
         let (plans, planFailures, upToDate) = planBooks(chosen, options, run: run, into: destination)

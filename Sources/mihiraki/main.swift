@@ -17,15 +17,49 @@ struct MihirakiCommand: AsyncParsableCommand {
 // A full disk or a file-size limit must be an error line, not a signal.
 signal(SIGXFSZ, SIG_IGN)
 
-// Page-sized buffers come and go for every spread: keep them for reuse. A
-// process-wide setting, so the program makes it, never the library.
+// Process-wide settings, so the program makes them, never the library: keep
+// page-sized buffers for reuse (they come and go for every spread), and drop
+// the lines libjxl prints on stderr before it returns an error Mihiraki
+// reports in one line of its own.
 mh_keep_large_buffers()
+mh_quiet_library_chatter()
 
 /// Runs an async command (`serve`) through its async `run`.
 func runAsync<Command: AsyncParsableCommand>(_ command: inout Command) async throws { try await command.run() }
 
 // Exit status: 0 success, 1 a book failed (the command reports it and goes
 // on), 2 usage or fatal error.
+/// `mihiraki rendr BOOK -o x`: the word is not a command, so say that (the
+/// parser would complain about `-o` instead), with the nearest command.
+func unknownCommand(_ arguments: [String]) -> String? {
+    let commands = MihirakiCommand.configuration.subcommands.map { $0.configuration.commandName ?? "" } + ["help"]
+    guard let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) else { return nil }
+    /// Edits from `a` to `b` (Levenshtein), one row at a time.
+    func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var row = Array(0...b.count)
+        for i in 1...a.count {
+            var diagonal = row[0]
+            row[0] = i
+            for j in 1...b.count {
+                let above = row[j]
+                row[j] = min(above + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1))
+                diagonal = above
+            }
+        }
+        return row[b.count]
+    }
+    let nearest = commands.min { distance(first, $0) < distance(first, $1) }!
+    let hint = distance(first, nearest) <= 2 ? " (did you mean \(nearest)?)" : ""
+    return "unknown command '\(first)'\(hint); the commands are \(commands.dropLast().joined(separator: ", "))"
+}
+
+if let message = unknownCommand(Array(CommandLine.arguments.dropFirst())) {
+    printError(message)
+    Foundation.exit(2)
+}
+
 do {
     var command = try MihirakiCommand.parseAsRoot()
     if var serving = command as? any AsyncParsableCommand {

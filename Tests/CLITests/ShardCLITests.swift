@@ -27,20 +27,6 @@ func modificationTimes(_ root: String) throws -> [String: String] {
     }
 }
 
-/// A gray PNG whose pixels are stored, not compressed: any two of one size
-/// have the same number of bytes.
-func storedPNG(width: Int, height: Int, gray: UInt8) -> [UInt8] {
-    var raw: [UInt8] = []
-    for _ in 0..<height { raw += [0] + [UInt8](repeating: gray, count: width) }
-    let length = UInt16(raw.count)
-    var zlib: [UInt8] = [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
-    zlib += raw
-    var a: UInt32 = 1, b: UInt32 = 0
-    for byte in raw { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
-    zlib += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: (b << 16 | a) >> $0) }
-    return Fixtures.pngWithHeader(width: UInt32(width), height: UInt32(height), idat: zlib)
-}
-
 @Suite("Command line: shards, incremental runs, concurrent writers", .serialized, .tags(.process), .timeLimit(.minutes(5)))
 struct ShardCLITests {
     /// Twelve small books, folders and archives, each with its own pages.

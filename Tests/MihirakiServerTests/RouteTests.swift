@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTPTypes
 import Hummingbird
 import MihirakiTestSupport
@@ -14,9 +17,11 @@ import Testing
 struct RouteTests {
     /// The library served by the application `serve` would run, with `configure` applied to its options.
     static func withApp(_ configure: (inout ServerOptions) -> Void = { _ in },
+                        prepare: (ServedLibrary) throws -> Void = { _ in },
                         _ body: @Sendable (ServedLibrary, InProcessClient) async throws -> Void) async throws {
         let library = try ServedLibrary()
         defer { library.remove() }
+        try prepare(library)
         var options = ServerOptions(root: library.root)
         options.jobs = 2
         configure(&options)
@@ -157,6 +162,74 @@ struct RouteTests {
             let text = String(buffer: manifest.body)
             #expect(manifest.status == .ok && text.contains("p1.png") && !text.contains("p2.png"), "\(text)")
             #expect(!String(buffer: try await Self.get(client, "/api/books").body).contains("escape"))
+        }
+    }
+
+    @Test("A link inside ROOT to another book: both ids list and serve the book")
+    func aliasLink() async throws {
+        try await Self.withApp({ _ in }, prepare: { library in
+            try FileManager.default.createSymbolicLink(atPath: library.root + "/alias", withDestinationPath: library.root + "/broken")
+        }) { _, client in
+            let list = String(buffer: try await Self.get(client, "/api/books").body)
+            #expect(list.contains(#""id":"alias""#) && list.contains(#""id":"broken""#), "\(list)")
+            #expect(try await Self.get(client, "/api/books/broken/manifest").status == .ok)
+            #expect(try await Self.get(client, "/api/books/alias/manifest").status == .ok)
+        }
+    }
+
+    @Test("Two folders whose names differ only in Unicode normalisation are two books, each served by its own id")
+    func normalisation() async throws {
+        let nfc = "caf\u{E9}", nfd = "cafe\u{301}"
+        try await Self.withApp({ _ in }, prepare: { library in
+            let jpeg = try Fixtures.bytes(Fixtures.sampleBook.appendingPathComponent("page1.jpg"))
+            for i in 1...10 { _ = try library.folder.write("root/\(nfc)/p\(i).jpg", jpeg) }
+            for i in 1...8 { _ = try library.folder.write("root/\(nfd)/p\(i).png", try Fixtures.solidPNG(width: 60, height: 90, [7])) }
+        }) { _, client in
+            for _ in 0..<3 {  // the same list on every scan
+                let json = try JSONSerialization.jsonObject(with: Data(buffer: try await Self.get(client, "/api/books").body))
+                let ids = ((json as? [String: [[String: String]]])?["books"] ?? []).map { Array($0["id"]!.utf8) }
+                #expect(ids.filter { $0 == Array(nfc.utf8) }.count == 1 && ids.filter { $0 == Array(nfd.utf8) }.count == 1)
+            }
+            let encodedNFC = nfc.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let encodedNFD = nfd.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let jpegBook = String(buffer: try await Self.get(client, "/api/books/\(encodedNFC)/manifest?layout=single").body)
+            let pngBook = String(buffer: try await Self.get(client, "/api/books/\(encodedNFD)/manifest?layout=single").body)
+            #expect(jpegBook.contains("p10.jpg") && !jpegBook.contains("p1.png"), "\(jpegBook.prefix(300))")
+            #expect(pngBook.contains("p8.png") && !pngBook.contains("p1.jpg"), "\(pngBook.prefix(300))")
+        }
+    }
+
+    @Test("A page rewritten with its old size and modification time is noticed: a new ETag and new bytes")
+    func sameSizeSameTime() async throws {
+        try await Self.withApp({ $0.refreshSeconds = 0 }, prepare: { library in
+            // Stored, not compressed: every gray value gives a file of the same size.
+            _ = try library.folder.write("root/broken/p1.png", storedPNG(width: 60, height: 90, gray: 10))
+        }) { library, client in
+            let path = "/api/books/broken/spreads/1.png?size=x120"
+            let first = try await Self.get(client, path)
+            let etag = try #require(first.headers[.eTag])
+            let page = library.root + "/broken/p1.png"
+            var before = stat()
+            try #require(stat(page, &before) == 0)
+            let replacement = storedPNG(width: 60, height: 90, gray: 200)
+            try #require(replacement.count == Int(before.st_size))
+            // Overwritten in place, then its times set back to the nanosecond, as os.utime does.
+            let fd = open(page, O_WRONLY | O_TRUNC)
+            try #require(fd >= 0)
+            _ = replacement.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            var times = [before.st_atim, before.st_mtim]
+            try #require(utimensat(AT_FDCWD, page, &times, 0) == 0)
+            var after = stat()
+            try #require(stat(page, &after) == 0 && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec
+                         && after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_ino == before.st_ino)
+            var changed = try await Self.get(client, path, headers: [.ifNoneMatch: etag])
+            let deadline = Date().addingTimeInterval(10)
+            while changed.status == .notModified && Date() < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+                changed = try await Self.get(client, path, headers: [.ifNoneMatch: etag])
+            }
+            #expect(changed.status == .ok && changed.headers[.eTag] != etag && changed.body != first.body)
         }
     }
 

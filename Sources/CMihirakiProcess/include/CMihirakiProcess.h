@@ -10,4 +10,12 @@
 /// of megabytes. Does nothing outside glibc.
 void mh_keep_large_buffers(void);
 
+/// Drops the diagnostics decoding libraries print on stderr by themselves
+/// (libjxl's `./lib/jxl/…: JXL_FAILURE: …` lines, printed before it returns
+/// an error Mihiraki then reports in one line of its own). Standard error is
+/// routed through a pipe; a thread forwards every other byte as it arrives,
+/// so progress lines and Mihiraki's own messages are unchanged. At exit the
+/// pipe is drained. Safe to call more than once; the first call counts.
+void mh_quiet_library_chatter(void);
+
 #endif

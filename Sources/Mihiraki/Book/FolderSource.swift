@@ -15,7 +15,13 @@ struct FolderSource: BookSource {
     }
 
     private func walk(_ folder: String, prefix: String, into files: inout [String]) throws {
-        for name in try FileSystem.list(folder) {
+        // A name Mihiraki cannot hold would be a page lost without a word: the book fails, naming it.
+        let names = try FileSystem.list(folder) { name in
+            if name.hasPrefix(".") { return }  // dot-files are skipped whatever their names
+            throw MihirakiError(.badBook, path: displayPath(prefix + name),
+                                "the file name is not valid UTF-8; rename the file to read this book")
+        }
+        for name in names {
             let path = folder + "/" + name
             if let confinement, !FileSystem.isInside(path, confinement) { continue }
             switch FileSystem.kind(path) {

@@ -83,7 +83,7 @@ extension BookKind {
         name: "ZIP", extensions: ["cbz", "zip"],
         signatures: [.bytes([0x50, 0x4B, 0x03, 0x04]), .bytes([0x50, 0x4B, 0x05, 0x06])]
     ) { path in
-        let directory = ZIPDirectory(path: path)
+        let directory = try ZIPDirectory(path: path)
         if directory.hasEncryptedEntries {
             throw MihirakiError(.badBook, path: path, "an encrypted ZIP archive: Mihiraki cannot read encrypted entries")
         }

@@ -67,7 +67,10 @@ public enum BookRenderer {
                                               maxPixels: plan.options.maxPixels, what: "the contact sheet of \(plan.book.name)")
             }
         }
-        try prepareOutput(outputRoot, books: plans.map(\.book.path))
+        // No book to write (all failed to load, say): nothing is created.
+        if plans.isEmpty { try checkOutput(outputRoot, books: []) } else {
+            try prepareOutput(outputRoot, books: plans.map(\.book.path))
+        }
         let timer = StageTimer(observer: observer)
         let refused = duplicateNameErrors(plans)
         // Every book's fingerprint first (a pass over its bytes, or a ZIP's

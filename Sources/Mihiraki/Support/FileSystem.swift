@@ -72,20 +72,43 @@ package enum FileSystem {
         }
     }
 
-    /// Names in a directory, without `.` and `..`.
-    package static func list(_ path: String) throws -> [String] {
+    /// Names in a directory, without `.` and `..`. A name that is not valid
+    /// UTF-8 cannot be held in a `String` that opens the file again, so it is
+    /// not listed: it goes to `undecodable` instead, its bad bytes escaped
+    /// (`p2\xFF\xFE.png`), and that may throw.
+    package static func list(_ path: String, undecodable: ((String) throws -> Void)? = nil) throws -> [String] {
         guard let dir = opendir(path) else {
             throw MihirakiError(.io, path: path, "cannot read folder: \(errnoText())")
         }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
+            guard let name = String(validating: bytes, as: UTF8.self) else {
+                try undecodable?(escaped(bytes))
+                continue
             }
             if name != "." && name != ".." { names.append(name) }
         }
         return names
+    }
+
+    /// A file name's bytes as text: valid UTF-8 as it is, every other byte as `\xHH`.
+    static func escaped(_ bytes: [UInt8]) -> String {
+        var text = "", start = 0
+        while start < bytes.count {
+            // The longest valid prefix goes as text; one bad byte is escaped.
+            var end = bytes.count
+            while end > start, String(validating: bytes[start..<end], as: UTF8.self) == nil { end -= 1 }
+            if end > start {
+                text += String(decoding: bytes[start..<end], as: UTF8.self)
+                start = end
+            } else {
+                text += "\\x" + String(bytes[start], radix: 16, uppercase: true).leftPadded(to: 2)
+                start += 1
+            }
+        }
+        return text
     }
 
     /// Creates a directory and its parents.
@@ -250,4 +273,8 @@ extension FileSystem {
         for name in (try? list(path)) ?? [] { unlink(path + "/" + name) }
         rmdir(path)
     }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -14,6 +14,10 @@ final class BookResults: Sendable {
         var remaining: Int
         var finishErrors: [MihirakiError] = []
         var skipped = false
+        /// A spread could not be written (a full disk, a folder made
+        /// read-only): the book's remaining spreads are not rendered, and
+        /// the first such error is the book's one line about it.
+        var writeError: MihirakiError?
     }
     private let state: Mutex<State>
 
@@ -45,13 +49,18 @@ final class BookResults: Sendable {
     /// writes its manifest and contact sheet.
     /// - Returns: whether this spread completed the book.
     func renderSpread(_ index: Int) -> Bool {
-        let (result, tile) = writer.writeSpread(index)
+        let stopped = state.withLock { $0.writeError != nil }
+        let (result, tile, writeFailed) = stopped ? (nil, nil, false) : writer.writeSpread(index)
         let (complete, succeeded, finishedTiles) = state.withLock { state in
-            state.results[index] = result
+            if writeFailed, case .failure(let error)? = result {
+                if state.writeError == nil { state.writeError = error }
+            } else {
+                state.results[index] = result
+            }
             if let tile { state.tiles[index] = tile }
             state.remaining -= 1
             let complete = state.remaining == 0
-            let succeeded = !state.results.contains { if case .failure = $0 { true } else { false } }
+            let succeeded = state.writeError == nil && !state.results.contains { if case .failure = $0 { true } else { false } }
             return (complete, succeeded, complete ? state.tiles.compactMap { $0 } : [])
         }
         if complete && succeeded {
@@ -67,7 +76,9 @@ final class BookResults: Sendable {
     var isDone: Bool { state.withLock { $0.remaining == 0 } }
 
     func outcome() -> BookRenderer.Outcome {
-        let (results, finishErrors, skipped) = state.withLock { ($0.results, $0.finishErrors, $0.skipped) }
+        let (results, writeError, skipped, finishErrors) = state.withLock {
+            ($0.results, $0.writeError, $0.skipped, $0.finishErrors)
+        }
         var written: [String] = [], errors: [MihirakiError] = []
         for result in results {
             switch result {
@@ -77,7 +88,16 @@ final class BookResults: Sendable {
             }
         }
         return BookRenderer.Outcome(book: plan.book.path, folder: writer.folder, written: written,
-                                    errors: errors + finishErrors, skipped: skipped)
+                                    errors: errors + (writeError.map { [Self.stopped($0)] } ?? []) + finishErrors,
+                                    skipped: skipped)
+    }
+}
+
+extension BookResults {
+    /// The one line of a book stopped by a write error.
+    static func stopped(_ error: MihirakiError) -> MihirakiError {
+        MihirakiError(error.code, path: error.path, error.message + "; the rest of this book was not written",
+                      underlying: error.underlying)
     }
 }
 

@@ -19,17 +19,22 @@ struct BookWriter: Sendable {
 
     /// Renders, encodes and writes spread `index`.
     /// - Returns: the file name or the error, and the contact-sheet tile when asked for.
-    func writeSpread(_ index: Int) -> (Result<String, MihirakiError>, PixelBuffer?) {
+    func writeSpread(_ index: Int) -> (Result<String, MihirakiError>, PixelBuffer?, writeFailed: Bool) {
         let entry = plan.entries[index]
         let path = folder + "/" + entry.file
+        let bytes: [UInt8], tile: PixelBuffer?
         do {
             let image = try plan.renderSpread(at: index, observer: timer.observer)
-            let tile = options.contactSheet ? ContactSheet.tile(image) : nil
-            let bytes = try timer.measure(.encode) { try plan.encode(image, path: path) }
-            try timer.measure(.write) { try FileSystem.writeAtomically(bytes, to: path) }
-            return (.success(entry.file), tile)
+            tile = options.contactSheet ? ContactSheet.tile(image) : nil
+            bytes = try timer.measure(.encode) { try plan.encode(image, path: path) }
         } catch {
-            return (.failure(MihirakiError.from(error, path: path)), nil)
+            return (.failure(MihirakiError.from(error, path: path)), nil, false)
+        }
+        do {
+            try timer.measure(.write) { try FileSystem.writeAtomically(bytes, to: path) }
+            return (.success(entry.file), tile, false)
+        } catch {
+            return (.failure(MihirakiError.from(error, path: path)), nil, true)
         }
     }
 

@@ -12,13 +12,52 @@ extension BookRenderer {
     /// - Throws: ``MihirakiError``: `.usage` for an output inside a book,
     ///   `.io` naming the folder that cannot be created.
     package static func prepareOutput(_ outputRoot: String, books: [String]) throws {
-        let out = resolved(outputRoot)
+        try checkOutput(outputRoot, books: books)
+        try FileSystem.makeDirectories(outputRoot)
+    }
+
+    /// The checks of ``prepareOutput(_:books:)``, creating nothing: callers
+    /// make them before reading any book, so a bad `-o` costs one line and
+    /// leaves no folder behind. Refused: an output that is, through any
+    /// link, one of the books or inside one; a path that is (or runs through)
+    /// a file, a link to nothing or a loop of links.
+    /// - Throws: ``MihirakiError`` with code `.usage`.
+    package static func checkOutput(_ outputRoot: String, books: [String]) throws {
+        let out = try resolvedOutput(outputRoot)
         for book in books {
-            if FileSystem.isWithin(out, resolved(book)) {
+            guard let real = FileSystem.realPath(book) else { continue }  // a missing book fails on its own
+            if FileSystem.isWithin(out, real) {
                 throw MihirakiError(.usage, "the output folder \(outputRoot) is inside the book \(book)")
             }
         }
-        try FileSystem.makeDirectories(outputRoot)
+    }
+
+    /// Where `path` would be once created: the real path of its nearest
+    /// existing ancestor, links resolved, with the missing components after it.
+    private static func resolvedOutput(_ path: String) throws -> String {
+        var existing = path.isEmpty ? "." : path
+        var missing: [Substring] = []
+        while true {
+            var info = stat()
+            if lstat(existing, &info) == 0 {
+                if (info.st_mode & S_IFMT) == S_IFLNK && stat(existing, &info) != 0 {
+                    let what = errno == ELOOP ? "is a loop of symbolic links" : "is a symbolic link to nothing"
+                    throw MihirakiError(.usage, "the output folder \(path) cannot be created: \(existing) \(what)")
+                }
+                guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                    throw MihirakiError(.usage, "the output folder \(path) cannot be created: \(existing) is a file")
+                }
+                guard let real = FileSystem.realPath(existing) else {
+                    throw MihirakiError(.usage, "the output folder \(path) cannot be resolved: \(FileSystem.errnoText())")
+                }
+                return ([real] + missing.reversed().map(String.init)).joined(separator: "/")
+            }
+            // Nothing exists up to the root or the working folder: nothing to resolve.
+            if existing == "." || existing == "/" { return path }
+            let parent = (existing as NSString).deletingLastPathComponent
+            missing.append(Substring((existing as NSString).lastPathComponent))
+            existing = parent.isEmpty ? "." : parent
+        }
     }
 
     /// Two books with the same output folder name (`a/vol1` and `b/vol1`, or
@@ -57,7 +96,4 @@ extension BookRenderer {
                               contactSheet: run.contactSheet ? BookWriter.contactSheetName(options.encoding.format) : nil)
     }
 
-    private static func resolved(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-    }
 }

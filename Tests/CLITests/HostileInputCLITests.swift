@@ -1,0 +1,139 @@
+import Foundation
+import MihirakiTestSupport
+import Testing
+
+/// The faults a hostile user found: pages lost without a word, inputs
+/// touched, errors in a library's words. Each ran against the release before
+/// the fix and failed; each runs the real binary, as the user did.
+@Suite("Command line: nothing lost without a word", .serialized, .tags(.process), .timeLimit(.minutes(5)))
+struct HostileInputCLITests {
+    static let lyingZIPs = Fixtures.testImages.appendingPathComponent("lying-zips").path
+
+    @Test("A ZIP whose central directory lies fails its book in one line naming it: no page dropped, no manifest",
+          arguments: ["offset-off-the-end", "count-says-2", "broken-signature", "name-length-400"])
+    func lyingZIP(name: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let archive = Self.lyingZIPs + "/\(name).cbz"
+        let run = try mihiraki(["render", archive, Self.lyingZIPs + "/valid.cbz", "-o", folder.path, "--size", "200x150"])
+        #expect(run.status == 1, "\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n").filter { $0.hasPrefix("mihiraki: ") && !$0.contains("books,") }
+        #expect(lines == ["mihiraki: \(archive): " + (lines.first?.split(separator: ": ", maxSplits: 2).last.map(String.init) ?? "")])
+        #expect(lines.first?.contains("a damaged ZIP archive") == true, "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/\(name)"), "nothing written for the lying archive")
+        // The honest archive beside it is written whole.
+        let valid = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/valid").sorted()
+        #expect(valid == ["manifest.json", "spread-001.png", "spread-002.png", "spread-003.png"])
+    }
+
+    @Test("A page whose name is not valid UTF-8 fails its book naming the page by its escaped bytes")
+    func undecodableName() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let page = try Fixtures.solidPNG(width: 30, height: 40, [9])
+        for i in [1, 3, 4] { try folder.write("book/p\(i).png", page) }
+        // p2\xff\xfe.png, as Python's os.fsencode would make it.
+        let bad = Array((folder.path + "/book/p2").utf8) + [0xFF, 0xFE] + Array(".png".utf8) + [0]
+        let fd = bad.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self),
+                                                    O_CREAT | O_WRONLY, 0o644) }
+        try #require(fd >= 0)
+        _ = page.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        let run = try mihiraki(["plan", folder.path + "/book"])
+        #expect(run.status == 1)
+        #expect(run.stderr == "mihiraki: \(folder.path)/book/p2\\xFF\\xFE.png: the file name is not valid UTF-8; rename the file to read this book\n")
+    }
+
+    @Test("An output folder reached through a link into the book is refused, and nothing is created in the book")
+    func outputThroughLinkIntoBook() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("book/p1.png", try Fixtures.solidPNG(width: 30, height: 40, [9]))
+        try FileManager.default.createDirectory(atPath: folder.path + "/work", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/work/inbooklink", withDestinationPath: "../book")
+        let run = try mihiraki(["render", folder.path + "/book", "-o", folder.path + "/work/inbooklink/out"])
+        #expect(run.status == 2)
+        #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains("inside the book"), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/book") == ["p1.png"])
+    }
+
+    @Test("-o that is a link loop, a dangling link or a file: one usage line, exit 2, nothing created",
+          arguments: ["loop", "dangling", "file", "under-file"])
+    func unusableOutput(kind: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("book/p1.png", try Fixtures.solidPNG(width: 30, height: 40, [9]))
+        let files = FileManager.default
+        var out = folder.path + "/out"
+        switch kind {
+        case "loop":
+            try files.createSymbolicLink(atPath: folder.path + "/a", withDestinationPath: folder.path + "/b")
+            try files.createSymbolicLink(atPath: folder.path + "/b", withDestinationPath: folder.path + "/a")
+            out = folder.path + "/a"
+        case "dangling":
+            try files.createSymbolicLink(atPath: out, withDestinationPath: folder.path + "/nowhere")
+        case "file":
+            try folder.write("out", [1])
+        default:
+            try folder.write("out", [1])
+            out += "/deeper"
+        }
+        let before = try files.subpathsOfDirectory(atPath: folder.path).sorted()
+        let run = try mihiraki(["render", folder.path + "/book", "-o", out])
+        #expect(run.status == 2)
+        #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains("cannot be created"), "\(run.stderr)")
+        #expect(try files.subpathsOfDirectory(atPath: folder.path).sorted() == before)
+    }
+
+    @Test("A missing book creates no output folder")
+    func missingBook() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try mihiraki(["render", folder.path + "/nosuch", "-o", folder.path + "/out"])
+        #expect(run.status == 1 && run.stderr.contains("no such file or folder"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
+    }
+
+    @Test("A damaged JPEG XL or AVIF page is one line in Mihiraki's words, nothing from the library",
+          arguments: ["jxl", "avif"])
+    func oneLineForDamagedPages(format: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        if format == "jxl" {
+            let whole = try Fixtures.bytes(Fixtures.testImages.appendingPathComponent("formats/lossy.jxl"))
+            try folder.write("book/p1.jxl", Array(whole.prefix(whole.count * 2 / 3)))
+        } else {
+            try folder.write("book/p1.avif", try Fixtures.bytes(Fixtures.testImages.appendingPathComponent("fuzz-regressions/avif-reformat.avif")))
+        }
+        let run = try mihiraki(["render", folder.path + "/book", "-o", folder.path + "/out", "--quiet"])
+        #expect(run.status == 1)
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("mihiraki: \(folder.path)/book/p1.\(format): "), "\(run.stderr)")
+        if format == "avif" { #expect(run.stderr.contains("AVIF image data is damaged"), "\(run.stderr)") }
+    }
+
+    @Test("A folder that stops taking writes stops its book after one line")
+    func writeErrorOnce() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let page = try Fixtures.solidPNG(width: 300, height: 400, [9])
+        for i in 1...40 { try folder.write("book/p\(i).png", page) }
+        // Every spread's final name is taken by a folder with a file in it, so
+        // every rename fails, as writes do on a full disk or a folder made
+        // immutable (root ignores permissions; this refuses root too).
+        for n in 1...21 { try folder.write("out/book/spread-\(String(format: "%03d", n)).png/x", [1]) }
+        let run = try mihiraki(["render", folder.path + "/book", "-o", folder.path + "/out", "--quiet", "--jobs", "2",
+                                "--size", "400x300"])
+        #expect(run.status == 1)
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(lines.count) lines: \(run.stderr.prefix(500))")
+        #expect(lines.first?.contains("the rest of this book was not written") == true, "\(run.stderr)")
+    }
+
+    @Test("An unknown subcommand is named")
+    func unknownSubcommand() throws {
+        let run = try mihiraki(["rendr", "book", "-o", "x"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("rendr") && run.stderr.contains("render"), "\(run.stderr)")
+    }
+}
