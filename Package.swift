@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // Every image library call lives here; setjmp/longjmp never leave C.
@@ -50,6 +51,8 @@ let package = Package(
             name: "MihirakiServer",
             dependencies: ["Mihiraki", "MihirakiRequests", .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "HTTPTypes", package: "swift-http-types")]
         ),

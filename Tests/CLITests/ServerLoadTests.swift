@@ -1,9 +1,25 @@
 import Foundation
+import MihirakiCodecs
+import MihirakiRaster
 import MihirakiTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// Whether a TCP connection to the loopback `port` is accepted now.
+func canConnect(port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    }
+}
 
 /// curl started in the background: the answer's status and body land in files.
 struct BackgroundGet {
@@ -16,6 +32,9 @@ struct BackgroundGet {
         process.arguments = ["-s", "-m", "120", "-D", folder.path + "/headers", "-o", folder.path + "/body", url]
         try process.run()
     }
+
+    /// The response headers received so far (empty until the answer begins).
+    var headersSoFar: String { (try? String(contentsOfFile: folder.path + "/headers", encoding: .utf8)) ?? "" }
 
     /// Waits, then the status and body.
     func finish() -> (status: Int, headers: String, body: Data) {
@@ -45,6 +64,42 @@ struct ServerLoadTests {
         server.process.waitUntilExit()
         #expect(answer.status == 200, "\(answer.headers)")
         #expect(answer.body.count > 1000 && answer.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(server.process.terminationStatus == 0)
+    }
+
+    @Test("SIGTERM with six large spreads in flight: the listener closes first, every begun response is sent whole, exit 0")
+    func shutdownSendsEverythingBegun() throws {
+        let library = try TemporaryFolder()
+        defer { library.remove() }
+        var generator = SeededGenerator(seed: 3)
+        var noise = [UInt8](repeating: 0, count: 800 * 1200 * 3)
+        for p in 1...4 {
+            for i in noise.indices { noise[i] = UInt8.random(in: 0...255, using: &generator) }
+            let page = try PNGEncoder.encode(PixelBuffer(width: 800, height: 1200, channels: 3, pixels: noise), compression: .fast)
+            try library.write("root/noise/p\(p).png", page)
+        }
+        let server = try RunningServer(root: library.path + "/root", ["--jobs", "2", "--queue", "20"])
+        let gets = try (0..<6).map { i in
+            try BackgroundGet(server.base + "/api/books/noise/spreads/2.png?size=x300\(i)&compression=fast")
+        }
+        // Once the first answer has begun, the others are rendering or being sent.
+        let deadline = Date().addingTimeInterval(60)
+        while gets.allSatisfy({ $0.headersSoFar.isEmpty }) && Date() < deadline { usleep(2000) }
+        kill(server.process.processIdentifier, SIGTERM)
+        let signalled = Date()
+        var refusedAfter: Double?
+        while refusedAfter == nil && Date().timeIntervalSince(signalled) < 10 {
+            if !canConnect(port: server.port) { refusedAfter = Date().timeIntervalSince(signalled) } else { usleep(5000) }
+        }
+        let answers = gets.map { $0.finish() }
+        server.process.waitUntilExit()
+        #expect(refusedAfter.map { $0 < 3 } == true, "new connections refused \(refusedAfter ?? -1) s after SIGTERM")
+        for (i, answer) in answers.enumerated() {
+            let length = answer.headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }
+            #expect(answer.status == 200 && length == answer.body.count && answer.body.count > 10_000_000,
+                    "response \(i): \(answer.status), \(answer.body.count) of \(length ?? -1) bytes")
+        }
         #expect(server.process.terminationStatus == 0)
     }
 
