@@ -53,6 +53,8 @@ let package = Package(
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                           .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                           .product(name: "NIOHTTP1", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "HTTPTypes", package: "swift-http-types")]
         ),

@@ -1,9 +1,14 @@
+import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
 
-/// Holds a connection's shutdown until its responses are on the wire.
+/// Mihiraki's rules for one connection, in front of Hummingbird's own
+/// handling of it.
 ///
+/// **Shutdown waits for responses to reach the wire.**
 /// On SIGTERM the server closes its listening socket and asks every
 /// connection to quiesce. Hummingbird then closes a connection as soon as a
 /// response's last part is queued, not written, which dropped the unsent
@@ -12,6 +17,15 @@ import NIOHTTPTypes
 /// head) and ended (the last part's write has reached the socket), and
 /// passes the quiesce on only when none is left, or after `limit` for a
 /// client that stopped reading.
+///
+/// **A request that cannot be parsed gets a JSON error too.** Hummingbird
+/// answers a request line or header past its limits with a bare 400; the
+/// answer here says what was wrong, in the JSON every other error uses.
+///
+/// **HTTP/1.0 closes unless asked not to.** The HTTP/1 codec drops the
+/// version, so an HTTP/1.0 request without `Connection: keep-alive` held its
+/// connection open until the idle timeout; ``HTTP10Close`` marks it
+/// `Connection: close` before the codec forgets.
 final class ResponseTracker: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -26,13 +40,32 @@ final class ResponseTracker: ChannelDuplexHandler, RemovableChannelHandler {
 
     init(limit: TimeAmount) { self.limit = limit }
 
+    func handlerAdded(context: ChannelHandlerContext) {
+        let pipeline = context.pipeline.syncOperations
+        if let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) {
+            try? pipeline.addHandler(HTTP10Close(), position: .before(codec))
+        }
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head = unwrapInboundIn(data) { open += 1 }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .end = unwrapOutboundIn(data) else {
+        let part = unwrapOutboundIn(data)
+        if case .head(var head) = part, open == 0, head.status == .badRequest, head.headerFields[.contentLength] == "0",
+           head.headerFields[.contentType] == nil {
+            // Hummingbird's answer to a request it could not parse.
+            let body = ByteBuffer(string: #"{"error":"the request could not be read: its line or headers are too long or malformed"}"#)
+            head.headerFields[.contentLength] = String(body.readableBytes)
+            head.headerFields[.contentType] = "application/json; charset=utf-8"
+            head.headerFields[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            context.write(wrapOutboundOut(.body(body)), promise: promise)
+            return
+        }
+        guard case .end = part else {
             context.write(data, promise: promise)
             return
         }
@@ -69,5 +102,21 @@ final class ResponseTracker: ChannelDuplexHandler, RemovableChannelHandler {
         held.cancel()
         heldQuiesce = nil
         context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+    }
+}
+
+/// Marks an HTTP/1.0 request that does not ask to keep its connection
+/// `Connection: close`, while the version is still known (see ``ResponseTracker``).
+final class HTTP10Close: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(var head) = unwrapInboundIn(data), head.version == .http1_0, !head.isKeepAlive else {
+            context.fireChannelRead(data)
+            return
+        }
+        head.headers.replaceOrAdd(name: "connection", value: "close")
+        context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 }

@@ -68,7 +68,7 @@ public enum SpreadServer {
         if let io = error as? IOError, io.errnoCode == EADDRNOTAVAIL || io.errnoCode == EACCES {
             return MihirakiError(.usage, "cannot listen on \(options.host):\(options.port): \(FileSystem.errnoText(io.errnoCode))")
         }
-        if error is SocketAddressError {
+        if error is SocketAddressError || error is SocketAddressError.UnknownHost {
             return MihirakiError(.usage, "--host \(options.host) is not an address of this machine (try 127.0.0.1 or 0.0.0.0)")
         }
         return error
