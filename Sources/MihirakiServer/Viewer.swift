@@ -38,9 +38,9 @@ enum Viewer {
       <span id="message" role="status"></span>
     </header>
     <main>
-      <button id="left" type="button" aria-label="Left">&#8249;</button>
-      <img id="spread" alt="">
-      <button id="right" type="button" aria-label="Right">&#8250;</button>
+      <button id="left" type="button" aria-label="Left" disabled>&#8249;</button>
+      <img id="spread" alt="" hidden>
+      <button id="right" type="button" aria-label="Right" disabled>&#8250;</button>
     </main>
     </body>
     </html>
@@ -87,10 +87,30 @@ enum Viewer {
       history.replaceState(null, "", "#" + params.toString());
     }
 
+    // Nothing to show (no book, a book that failed): both arrows off.
+    function nothingToShow(message) {
+      state.spreads = 0;
+      $("left").disabled = true;
+      $("right").disabled = true;
+      $("spread").hidden = true;
+      $("position").textContent = "";
+      $("message").textContent = message;
+    }
+
     function show(n) {
       if (!state.book || state.spreads === 0) return;
       state.spread = Math.min(Math.max(1, n), state.spreads);
       const img = $("spread");
+      const wanted = state.spread;
+      img.onload = () => { img.hidden = false; $("message").textContent = ""; };
+      // A spread the server cannot make (a damaged page: 422) says why, instead of a broken image.
+      img.onerror = async () => {
+        if (state.spread !== wanted) return;
+        img.hidden = true;
+        let reason = "the spread could not be loaded";
+        try { reason = (await (await fetch(img.src)).json()).error || reason; } catch (ignored) {}
+        $("message").textContent = "Spread " + wanted + ": " + reason;
+      };
       img.src = spreadURL(state.spread);
       img.alt = "Spread " + state.spread + " of " + state.spreads;
       img.dataset.spread = String(state.spread);
@@ -105,6 +125,7 @@ enum Viewer {
       writeHash();
     }
     function step(side) {
+      if (state.spreads === 0) return;
       const forward = state.direction === "rtl" ? "left" : "right";
       show(state.spread + (side === forward ? 1 : -1));
     }
@@ -135,8 +156,7 @@ enum Viewer {
         document.body.dataset.direction = manifest.direction;
         show(spread);
       } catch (error) {
-        state.spreads = 0;
-        $("message").textContent = String(error.message || error);
+        nothingToShow(String(error.message || error));
       }
     }
 
@@ -151,10 +171,7 @@ enum Viewer {
         select.appendChild(option);
       }
       const wanted = readHash();
-      const first = list.some((b) => b.id === wanted.book) ? wanted.book : (list[0] || {}).id;
-      if (!first) { $("message").textContent = "No books here."; return; }
-      select.value = first;
-      select.addEventListener("change", () => openBook(select.value, 1));
+      select.addEventListener("change", () => { if (select.value) openBook(select.value, 1); });
       $("left").addEventListener("click", () => step("left"));
       $("right").addEventListener("click", () => step("right"));
       document.addEventListener("keydown", (event) => {
@@ -164,8 +181,20 @@ enum Viewer {
       let resizing = 0;
       window.addEventListener("resize", () => {
         clearTimeout(resizing);
-        resizing = setTimeout(() => { if (roomKey() !== state.room) openBook(state.book, state.spread); }, 250);
+        resizing = setTimeout(() => { if (state.book && roomKey() !== state.room) openBook(state.book, state.spread); }, 250);
       });
+      if (list.length === 0) { nothingToShow("No books here."); return; }
+      // A link to a book that is not here says so, rather than opening another.
+      if (wanted.book !== null && !list.some((b) => b.id === wanted.book)) {
+        const none = document.createElement("option");
+        none.value = ""; none.textContent = "Choose a book";
+        select.insertBefore(none, select.firstChild);
+        select.value = "";
+        nothingToShow("There is no book " + JSON.stringify(wanted.book) + " here: choose one.");
+        return;
+      }
+      const first = wanted.book !== null ? wanted.book : list[0].id;
+      select.value = first;
       await openBook(first, first === wanted.book ? wanted.spread : 1);
     }
     start();

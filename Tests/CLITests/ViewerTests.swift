@@ -40,6 +40,30 @@ struct ViewerTests {
         }
     }
 
+    @Test("A link to a book that is not there says so, opens nothing, and leaves both arrows off")
+    func missingBook() throws {
+        try withServer { library, server in
+            let dom = try chromium(["--window-size=1000,700", "--dump-dom", server.base + "/#book=nosuch"],
+                                   profile: library.folder.path + "/chromium").stdout
+            #expect(dom.contains("There is no book &quot;nosuch&quot; here") || dom.contains(#"There is no book "nosuch" here"#), "\(dom)")
+            #expect(!dom.contains("/spreads/"), "no book was opened: \(dom)")
+            #expect(dom.range(of: #"id="left"[^>]*disabled"#, options: .regularExpression) != nil, "\(dom)")
+            #expect(dom.range(of: #"id="right"[^>]*disabled"#, options: .regularExpression) != nil, "\(dom)")
+        }
+    }
+
+    @Test("A spread the server cannot make shows the server's message, not a broken image")
+    func failedSpread() throws {
+        try withServer { library, server in
+            // broken/: page 1 is fine, page 2 is damaged; spread 2 holds page 2.
+            let dom = try chromium(["--window-size=1000,700", "--dump-dom",
+                                    server.base + "/#book=broken&spread=2"],
+                                   profile: library.folder.path + "/chromium").stdout
+            #expect(dom.contains("Spread 2: broken/p2.png:"), "\(dom)")
+            #expect(dom.range(of: #"<img id="spread"[^>]*hidden"#, options: .regularExpression) != nil, "\(dom)")
+        }
+    }
+
     @Test("A screenshot shows the spread, sized to the window")
     func screenshot() throws {
         try withServer { library, server in

@@ -78,6 +78,9 @@ let badPages: [BadPage] = {
         pages.append(BadPage(name: "\(format) with damaged bytes 12–40", file: "p." + name.split(separator: ".").last!,
                              bytes: header, error: format == "GIF" ? nil : ""))
     }
+    pages.append(BadPage(name: "AVIF whose decoded planes cannot become RGB (found by fuzzing)", file: "p.avif",
+                         bytes: try! Fixtures.bytes(Fixtures.testImages.appendingPathComponent("fuzz-regressions/avif-reformat.avif")),
+                         error: "AVIF image data is damaged"))
     pages.append(BadPage(name: "1×1 page", file: "p.png", bytes: try! Fixtures.solidPNG(width: 1, height: 1, [9]), error: nil))
     pages.append(BadPage(name: "1×20000 page", file: "p.png", bytes: try! Fixtures.solidPNG(width: 1, height: 20000, [9]),
                          error: nil))
@@ -124,6 +127,17 @@ struct BadInputTests {
         // No temporary or partial files anywhere in the output.
         let leftovers = try FileManager.default.subpathsOfDirectory(atPath: folder.path + "/out").filter { $0.contains(".tmp") }
         #expect(leftovers.isEmpty)
+    }
+
+    @Test("A ZIP whose central directory lies is refused whole, naming the archive",
+          arguments: ["offset-off-the-end", "count-says-2", "broken-signature", "name-length-400"])
+    func lyingZIP(name: String) throws {
+        let path = Fixtures.testImages.appendingPathComponent("lying-zips/\(name).cbz").path
+        #expect { _ = try Book.load(path) } throws: { error in
+            let error = error as? MihirakiError
+            return error?.path == path && error?.code == .badBook && error?.message.hasPrefix("a damaged ZIP archive: ") == true
+        }
+        #expect(try Book.load(Fixtures.testImages.appendingPathComponent("lying-zips/valid.cbz").path).images.count == 4)
     }
 
     @Test("A book with no pages, and an archive entry named ../../evil.png, are handled")
