@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "CMihirakiFixtureCodecs", path: "Tests/CMihirakiFixtureCodecs",
                 linkerSettings: [.linkedLibrary("jpeg")]),
         // Fixture paths and image builders shared by the test targets.
-        .target(name: "MihirakiTestSupport", dependencies: ["MihirakiCodecs", "CMihirakiFixtureCodecs", "ZIPFoundation"],
+        .target(name: "MihirakiTestSupport", dependencies: ["MihirakiCodecs", "CMihirakiFixtureCodecs", "CMihirakiProcess", "ZIPFoundation"],
                 path: "Tests/MihirakiTestSupport"),
         .testTarget(name: "MihirakiCoreTests", dependencies: ["MihirakiCore", "MihirakiTestSupport"]),
         .testTarget(name: "MihirakiRasterTests", dependencies: ["MihirakiRaster", "MihirakiTestSupport"]),

@@ -110,3 +110,5 @@ static void install(void) {
 }
 
 void mh_quiet_library_chatter(void) { pthread_once(&once, install); }
+
+int mh_stderr_is_terminal(void) { return isatty(real_stderr >= 0 ? real_stderr : STDERR_FILENO); }

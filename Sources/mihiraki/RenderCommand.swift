@@ -1,4 +1,5 @@
 import ArgumentParser
+import CMihirakiProcess
 import Foundation
 import Mihiraki
 import Synchronization
@@ -76,7 +77,7 @@ struct RenderCommand: ParsableCommand {
         let start = Date()
         let (plans, planFailures, upToDate) = planBooks(chosen, options, run: run, into: destination)
         var failed = planFailures
-        let meter = ProgressMeter(enabled: !quiet && isatty(STDERR_FILENO) == 1, start: start)
+        let meter = ProgressMeter(enabled: !quiet && mh_stderr_is_terminal() == 1, start: start)
         let profile = StageProfile.fromEnvironment()
         let outcomes = try BookRenderer.render(plans, into: destination, options: run, observer: profile,
                                                progress: meter.update)

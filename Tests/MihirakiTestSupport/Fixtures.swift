@@ -1,3 +1,4 @@
+import CMihirakiProcess
 import Foundation
 import MihirakiCodecs
 import MihirakiRaster
@@ -8,7 +9,13 @@ public enum Fixtures {
     public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    public static let testImages = packageRoot.appendingPathComponent("TestImages")
+    /// Every suite reaches its fixtures through here first, so this is where
+    /// the test process routes its stderr through the filter `mihiraki`
+    /// uses: the test log holds Mihiraki's lines, not libjxl's own.
+    public static let testImages: URL = {
+        mh_quiet_library_chatter()
+        return packageRoot.appendingPathComponent("TestImages")
+    }()
     public static let pngSuite = testImages.appendingPathComponent("pngsuite")
     public static let sampleBook = testImages.appendingPathComponent("sample-book")
 

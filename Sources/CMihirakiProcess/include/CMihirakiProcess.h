@@ -18,4 +18,7 @@ void mh_keep_large_buffers(void);
 /// pipe is drained. Safe to call more than once; the first call counts.
 void mh_quiet_library_chatter(void);
 
+/// Whether standard error, as the user sees it (not the filter's pipe), is a terminal.
+int mh_stderr_is_terminal(void);
+
 #endif

@@ -45,7 +45,8 @@ struct ZIPDirectory {
         guard let tail = read(tailStart, fileSize - tailStart) else { throw damaged("cannot read its end") }
         var end = tail.count - 22
         while end >= 0 && !(tail[end] == 0x50 && tail[end + 1] == 0x4B && tail[end + 2] == 5 && tail[end + 3] == 6) { end -= 1 }
-        guard end >= 0 else { throw damaged("no end of central directory record") }
+        // No end record at all: not a ZIP archive, whatever its first bytes say.
+        guard end >= 0 else { throw MihirakiError(.badBook, path: path, "not a readable ZIP archive") }
         var total = tail.u16(end + 10), size = tail.u32(end + 12), offset = tail.u32(end + 16)
         var directoryEnd = tailStart + end
         // ZIP64: a locator ("PK\6\7") just before the end record points at the ZIP64 end record.
