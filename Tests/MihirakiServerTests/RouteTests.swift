@@ -33,6 +33,18 @@ struct RouteTests {
         try await client.execute(uri: uri, method: method, headers: headers)
     }
 
+    /// `path` asked with `If-None-Match: etag` until the catalog's background
+    /// rescan has noticed a change (polled, at most 10 s), then the answer.
+    static func afterRescan(_ client: InProcessClient, _ path: String, etag: String) async throws -> InProcessClient.Answer {
+        var answer = try await get(client, path, headers: [.ifNoneMatch: etag])
+        let deadline = Date().addingTimeInterval(10)
+        while answer.status == .notModified && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            answer = try await get(client, path, headers: [.ifNoneMatch: etag])
+        }
+        return answer
+    }
+
     static func error(_ response: InProcessClient.Answer) -> String? {
         (try? JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])?["error"] as? String
     }
@@ -91,12 +103,7 @@ struct RouteTests {
             let page = library.root + "/Series A/vol1/page2.png"
             try FileManager.default.removeItem(atPath: page)
             try FileManager.default.copyItem(atPath: library.root + "/Series A/vol1/page5.png", toPath: page)
-            var changed = try await Self.get(client, path, headers: [.ifNoneMatch: etag])
-            let deadline = Date().addingTimeInterval(10)
-            while changed.status == .notModified && Date() < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-                changed = try await Self.get(client, path, headers: [.ifNoneMatch: etag])
-            }
+            let changed = try await Self.afterRescan(client, path, etag: etag)
             #expect(changed.status == .ok && changed.headers[.eTag] != etag && changed.body != first.body)
         }
     }
@@ -223,12 +230,7 @@ struct RouteTests {
             var after = stat()
             try #require(stat(page, &after) == 0 && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec
                          && after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_ino == before.st_ino)
-            var changed = try await Self.get(client, path, headers: [.ifNoneMatch: etag])
-            let deadline = Date().addingTimeInterval(10)
-            while changed.status == .notModified && Date() < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-                changed = try await Self.get(client, path, headers: [.ifNoneMatch: etag])
-            }
+            let changed = try await Self.afterRescan(client, path, etag: etag)
             #expect(changed.status == .ok && changed.headers[.eTag] != etag && changed.body != first.body)
         }
     }
