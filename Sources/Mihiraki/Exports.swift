@@ -3,6 +3,7 @@
 // comes back as. Everything else in the inner modules stays inside the package.
 @_exported import enum MihirakiCore.CanvasSize
 @_exported import enum MihirakiCore.CoverMode
+@_exported import enum MihirakiCore.BackCoverMode
 @_exported import enum MihirakiCore.FitMode
 @_exported import enum MihirakiCore.HorizontalAlignment
 @_exported import enum MihirakiCore.LayoutMode

@@ -22,7 +22,8 @@ package enum Imposition {
         case .spread:
             spreads = leftToRightSpreads(pageCount: pageCount, widePages: widePages,
                                          soloPages: options.soloPages,
-                                         blankBefore: options.blankBefore, cover: options.cover)
+                                         blankBefore: options.blankBefore, cover: options.cover,
+                                         backCover: options.backCover)
             if options.direction == .rtl { spreads = spreads.map(\.mirrored) }
         }
         if options.strip && options.direction == .rtl { spreads.reverse() }
@@ -37,7 +38,8 @@ package enum Imposition {
     /// never emitted, so `--blank-before 1` with a lone cover is the same as
     /// `--cover paired`.
     static func leftToRightSpreads(pageCount: Int, widePages: Set<Int>, soloPages: Set<Int>,
-                                   blankBefore: Set<Int>, cover: CoverMode) -> [Spread] {
+                                   blankBefore: Set<Int>, cover: CoverMode,
+                                   backCover: BackCoverMode = .paired) -> [Spread] {
         var spreads: [Spread] = []
         // The leaf waiting on the left for a partner, if the next slot is a right one.
         var waitingLeft: Leaf? = nil
@@ -68,6 +70,11 @@ package enum Imposition {
             if widePages.contains(page) {
                 closeOpenSpread()
                 spreads.append(.wide(page))
+            } else if backCover == .alone && page == pageCount && pageCount > 1 {
+                // The back cover: alone on the left, whatever side it would fall on
+                // (a one-page book's only page is its front cover).
+                closeOpenSpread()
+                emit(left: .page(page), right: .blank)
             } else if soloPages.contains(page) {
                 // Alone on the side it falls on, so the cover case `[x|1]` is
                 // the same rule; pairing restarts after it.

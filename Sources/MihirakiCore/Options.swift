@@ -22,6 +22,16 @@ public enum CoverMode: String, CaseIterable, Sendable {
     case paired
 }
 
+/// Whether the last page pairs like any other or stands alone as a back cover.
+public enum BackCoverMode: String, CaseIterable, Sendable {
+    /// The last page pairs like any other; a page left over sits alone on the left (`[6|x]`).
+    case paired
+    /// The last page, unless wide, sits alone on the left in a left-to-right
+    /// book (`[N|x]`, mirrored in right to left), as Komga's reader shows a
+    /// back cover; a page left without a partner before it gets a blank.
+    case alone
+}
+
 /// How a page fills its slot.
 public enum FitMode: String, CaseIterable, Sendable {
     /// Aspect-fit: the whole page visible, scaled up or down.
@@ -49,15 +59,19 @@ package struct ImpositionOptions: Hashable, Sendable {
     package var blankBefore: Set<Int>
     /// Write a right-to-left book in visual order (last spread first).
     package var strip: Bool
+    /// Whether the last page stands alone as a back cover (`--back-cover`).
+    package var backCover: BackCoverMode
 
     package init(layout: LayoutMode = .spread, direction: ReadingDirection = .ltr, cover: CoverMode = .alone,
-                soloPages: Set<Int> = [], blankBefore: Set<Int> = [], strip: Bool = false) {
+                soloPages: Set<Int> = [], blankBefore: Set<Int> = [], strip: Bool = false,
+                backCover: BackCoverMode = .paired) {
         self.layout = layout
         self.direction = direction
         self.cover = cover
         self.soloPages = soloPages
         self.blankBefore = blankBefore
         self.strip = strip
+        self.backCover = backCover
     }
 }
 

@@ -43,6 +43,15 @@ package struct LayoutOption: Sendable {
     let apply: @Sendable (inout LayoutOptions, String) throws(BadValue) -> Void
     /// `name=value` as the fingerprint records it.
     let record: @Sendable (LayoutOptions) -> String
+    /// False for options added after 0.3.0: left out of the record at their default.
+    private(set) var isRecordedAtDefault = true
+
+    /// This option, recorded only when it is not at its default (see ``LayoutOptions/recorded``).
+    var since: LayoutOption {
+        var option = self
+        option.isRecordedAtDefault = false
+        return option
+    }
 
     /// The message for a bad value, with the option named as `prefix + name`.
     package func message(_ bad: BadValue, prefix: String) -> String {
@@ -100,6 +109,8 @@ extension LayoutOptions {
                 { Int($0).flatMap { (1...100).contains($0) ? $0 : nil } }),
         .flag("lossless", "Write WebP or AVIF without loss.", \.encoding.lossless),
         .choice("compression", "PNG compression: fast, default or small.", example: .small, \.encoding.compression),
+        .choice("back-cover", "paired (default): the last page pairs like any other; alone: it stands alone on the left, [N|x], as a back cover.",
+                example: .alone, \.backCover).since,
     ]
 
     /// The names of every option, in the table's order.
@@ -108,8 +119,17 @@ extension LayoutOptions {
     /// The table's entry for a flag or parameter name.
     package static func option(named name: String) -> LayoutOption? { table.first { $0.name == name } }
 
-    /// Every option as the fingerprint records it, in the table's order.
-    package var recorded: String { Self.table.map { $0.record(self) }.joined(separator: " ") }
+    /// Every option as the fingerprint records it, in the table's order. An
+    /// option added after the fingerprint's first release is recorded only
+    /// when it is not at its default, so adding one leaves every existing
+    /// fingerprint (and `--incremental`'s skips) as they were.
+    package var recorded: String {
+        let defaults = LayoutOptions()
+        return Self.table.compactMap { option in
+            let record = option.record(self)
+            return option.isRecordedAtDefault || record != option.record(defaults) ? record : nil
+        }.joined(separator: " ")
+    }
 
     /// Sets options from `name`/`value` pairs, each parsed by its table entry
     /// (a list option adds every comma-separated page; a flag takes `""`,

@@ -37,6 +37,8 @@ public struct LayoutOptions: Sendable {
     public var blank: Color = .white
     /// Number a right-to-left book's files in visual order, last spread first.
     public var strip = false
+    /// Whether the last page pairs (the default) or stands alone as a back cover.
+    public var backCover: BackCoverMode = .paired
     /// Convert pages with an embedded ICC profile to sRGB (`--color-manage
     /// auto`, the default); `false` takes the stored values (`off`).
     public var colorManage = true
@@ -117,6 +119,6 @@ public struct LayoutOptions: Sendable {
     /// The imposition inputs once the direction and cover are decided.
     func imposition(direction: ReadingDirection, cover: CoverMode) -> ImpositionOptions {
         ImpositionOptions(layout: layout, direction: direction, cover: cover, soloPages: soloPages,
-                          blankBefore: blankBefore, strip: strip)
+                          blankBefore: blankBefore, strip: strip, backCover: backCover)
     }
 }
