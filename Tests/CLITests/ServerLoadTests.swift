@@ -7,6 +7,24 @@ import Testing
 import Glibc
 #endif
 
+/// CPU seconds a process has used (user + system, from /proc).
+func cpuSeconds(_ pid: Int32) -> Double {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return 0 }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    // After the command name: state is field 3, utime 14, stime 15 (1-based, in the whole line).
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// Polls until the server has spent `seconds` more CPU than when called:
+/// a render it was asked for is under way.
+func waitUntilBusy(_ server: RunningServer, seconds: Double = 0.1) {
+    let start = cpuSeconds(server.process.processIdentifier)
+    let deadline = Date().addingTimeInterval(30)
+    while cpuSeconds(server.process.processIdentifier) - start < seconds && Date() < deadline { usleep(2000) }
+}
+
 /// Whether a TCP connection to the loopback `port` is accepted now.
 func canConnect(port: Int) -> Bool {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -58,7 +76,7 @@ struct ServerLoadTests {
         defer { library.remove() }
         let server = try RunningServer(root: library.root)
         let get = try BackgroundGet(server.base + Self.slowSpread)
-        Thread.sleep(forTimeInterval: 0.4)
+        waitUntilBusy(server)  // the render is under way
         kill(server.process.processIdentifier, SIGTERM)
         let answer = get.finish()
         server.process.waitUntilExit()
@@ -108,7 +126,7 @@ struct ServerLoadTests {
         try withServer(["--jobs", "1", "--queue", "0"]) { library, server in
             #expect(try httpGet(server, "/api/books/Series%20A%2Fvol1/manifest").status == 200)  // the book opened
             let same = try (0..<6).map { _ in try BackgroundGet(server.base + Self.slowSpread) }
-            Thread.sleep(forTimeInterval: 0.3)
+            waitUntilBusy(server)  // their one render is under way
             let other = try httpGet(server, "/api/books/Series%20A%2Fvol1/spreads/4.png?size=6000x4500")
             let answers = same.map { $0.finish() }
             #expect(answers.allSatisfy { $0.status == 200 }, "\(answers.map(\.status))")
