@@ -2,14 +2,14 @@
 /// named and numeric character references, comments, processing
 /// instructions, CDATA and a DOCTYPE without an internal subset. Enough for
 /// ComicInfo.xml; anything else is reported as malformed.
-struct XMLScanner {
-    enum Event: Equatable {
+package struct XMLScanner {
+    package enum Event: Equatable {
         case start(String, [String: String], selfClosing: Bool)
         case end(String)
         case text(String)
     }
 
-    struct Malformed: Error {
+    package struct Malformed: Error {
         var reason: String
         init(_ reason: String) { self.reason = reason }
     }
@@ -18,9 +18,9 @@ struct XMLScanner {
     private var at = 0
     private(set) var line = 1
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    mutating func next() throws -> Event? {
+    package mutating func next() throws -> Event? {
         while at < bytes.count {
             if bytes[at] != UInt8(ascii: "<") { return .text(try text()) }
             if starts("<!--") { try skip(past: "-->", what: "comment"); continue }

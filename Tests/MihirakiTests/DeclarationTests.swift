@@ -92,8 +92,13 @@ struct DeclarationTests {
         let made: [String: String] = ["ZIP": "zip", "7z": "7zip", "tar": "ustar"]
         for kind in BookKind.all {
             #expect(!kind.signatures.isEmpty && !kind.extensions.isEmpty)
-            let path = folder.path + "/" + kind.name + ".bin"
-            if let format = made[kind.name] {
+            var path = folder.path + "/" + kind.name + ".bin"
+            if kind.name == "EPUB" {
+                // Written by the specification's rules (scripts/make-epub-fixtures.py).
+                path = folder.path + "/EPUB.bin"
+                try FileManager.default.copyItem(atPath: Fixtures.testImages.appendingPathComponent("epub/epub2-fixed.epub").path,
+                                                 toPath: path)
+            } else if let format = made[kind.name] {
                 try bsdtar(["--format", format, "-cf", path, "-C", folder.path + "/src", "."])
             } else {
                 #expect(kind.name == "RAR")
@@ -102,9 +107,9 @@ struct DeclarationTests {
             let head = Array(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(512))
             #expect(BookKind.of(head: head, name: "book.bin")?.name == kind.name)
             #expect(BookKind.of(head: [], name: "book." + kind.extensions[0])?.name == kind.name)
-            #expect(try Book.load(path).images.count == 2, "\(kind.name)")
+            #expect(try Book.load(path).images.count == (kind.name == "EPUB" ? 5 : 2), "\(kind.name)")
         }
-        for other in BookKind.all.dropFirst() { #expect(Set(BookKind.zip.extensions).isDisjoint(with: other.extensions)) }
+        for other in BookKind.all where other.name != "ZIP" { #expect(Set(BookKind.zip.extensions).isDisjoint(with: other.extensions)) }
     }
 }
 

@@ -124,7 +124,7 @@ struct SequentialArchiveTests {
         }
         let other = try folder.write("book.pdf", Array("%PDF-1.4".utf8))
         #expect { _ = try Book.load(other) } throws: {
-            ($0 as? MihirakiError)?.message == "not a folder or a book file Mihiraki reads (ZIP, RAR, 7z, tar)"
+            ($0 as? MihirakiError)?.message == "not a folder or a book file Mihiraki reads (EPUB, ZIP, RAR, 7z, tar)"
         }
     }
 

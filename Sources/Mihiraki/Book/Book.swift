@@ -27,6 +27,8 @@ public struct Book: Sendable {
     public var warnings: [MihirakiError]
     /// Where `ComicInfo.xml` is in the book, when it has one (readable or not).
     var comicInfoPath: String?
+    /// The reading direction the book declares itself (an EPUB's spine).
+    var declaredDirection: ReadingDirection? { storage.declaredDirection }
 
     let storage: any BookSource
 
@@ -83,7 +85,11 @@ public struct Book: Sendable {
                 images.append(PageFile(source: file))
             }
         }
-        images.sort { NaturalOrder.less($0.source, $1.source) }
+        if let declared = try storage.readingOrder() {
+            images = declared.map(PageFile.init(source:))
+        } else {
+            images.sort { NaturalOrder.less($0.source, $1.source) }
+        }
         guard !images.isEmpty else { throw MihirakiError(.badBook, path: path, "no page images in this book") }
 
         var comicInfo: ComicInfo?

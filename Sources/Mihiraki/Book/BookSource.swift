@@ -1,3 +1,5 @@
+import MihirakiCore
+
 /// Where a book's bytes come from: a folder on disk, a ZIP archive read in
 /// place, or a RAR, 7z or tar archive unpacked once into a private temporary
 /// folder under numbered names. Entry names are never paths on disk, so
@@ -18,11 +20,18 @@ protocol BookSource: Sendable {
     /// At least the first `count` bytes of a file (all of it when shorter);
     /// enough for a header in nearly every image.
     func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8]
+    /// The pages in the order the book itself declares (an EPUB's spine), or
+    /// `nil`: then every image file is a page, in natural order of its path.
+    func readingOrder() throws -> [String]?
+    /// The reading direction the book itself declares (an EPUB's spine), if any.
+    var declaredDirection: ReadingDirection? { get }
 }
 
 extension BookSource {
     func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] { try read(relativePath) }
     func wholeChecksum() throws -> (size: Int, crc: UInt32)? { nil }
+    func readingOrder() throws -> [String]? { nil }
+    var declaredDirection: ReadingDirection? { nil }
 }
 
 /// An archive entry's name as a book path: `.` and empty components dropped,

@@ -112,7 +112,8 @@ public struct BookPlan: Sendable {
         case (let chosen?, _): (direction, directionOrigin) = (chosen, .flag)
         case (nil, .rightToLeft?): (direction, directionOrigin) = (.rtl, .comicInfo)
         case (nil, .leftToRight?): (direction, directionOrigin) = (.ltr, .comicInfo)
-        case (nil, nil): (direction, directionOrigin) = (.ltr, .default)
+        case (nil, nil):
+            (direction, directionOrigin) = book.declaredDirection.map { ($0, .epubSpine) } ?? (.ltr, .default)
         }
         let cover: CoverMode, coverOrigin: Origin
         if let chosen = options.cover {

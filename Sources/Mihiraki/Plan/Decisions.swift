@@ -4,6 +4,7 @@ import MihirakiCore
 enum Origin: String, Hashable, Sendable {
     case flag
     case comicInfo = "ComicInfo.xml"
+    case epubSpine = "EPUB spine"
     case pageSize = "page size"
     case `default`
 }

@@ -1,0 +1,160 @@
+import Foundation
+import MihirakiCodecs
+import MihirakiCore
+
+/// An EPUB of pictures (a comic or a fixed-layout book): a ZIP whose pages are
+/// its spine, read container → package document (OPF) → spine. A spine item
+/// is a page when it is an image itself, or a document whose content is one
+/// image (`<img src>`, SVG `<image xlink:href>` or `href`), resolved against
+/// the item and percent-decoded. Pages come in spine order, never sorted by
+/// name; the spine's `page-progression-direction` is the book's direction.
+/// A reflowable (text) EPUB, and one whose pages are encrypted, fail in one
+/// line that says so.
+final class EPUBSource: BookSource, Sendable {
+    /// The ZIP underneath, checked and read as any `.cbz` is.
+    private let archive: any BookSource
+    /// Page entries in spine order.
+    let pages: [String]
+    /// `rtl` or `ltr` from the spine; `nil` when it says `default` or nothing.
+    let direction: ReadingDirection?
+    let path: String
+
+    init(path: String) throws {
+        self.path = path
+        let archive = try BookKind.zip.open(path)
+        self.archive = archive
+        let files = Set(try archive.listFiles())
+        func read(_ name: String) throws -> [UInt8] {
+            guard files.contains(name) else { throw MihirakiError(.badBook, path: path, "an EPUB without \(name)") }
+            return try archive.read(name)
+        }
+        func bad(_ what: String) -> MihirakiError { MihirakiError(.badBook, path: path, "a damaged EPUB: " + what) }
+
+        // META-INF/container.xml names the package document.
+        guard let opfPath = try Self.elements(in: read("META-INF/container.xml"))
+            .first(where: { $0.name == "rootfile" })?.attributes["full-path"].map(entryPath) else {
+            throw bad("META-INF/container.xml names no package document")
+        }
+        let opf = try Self.elements(in: read(opfPath))
+        var items: [String: (href: String, type: String)] = [:]
+        for element in opf where element.name == "item" {
+            if let id = element.attributes["id"], let href = element.attributes["href"] {
+                items[id] = (Self.resolve(href, against: opfPath), element.attributes["media-type"] ?? "")
+            }
+        }
+        direction = opf.first { $0.name == "spine" }?.attributes["page-progression-direction"]
+            .flatMap(ReadingDirection.init(rawValue:))
+
+        var pages: [String] = [], firstText: String?
+        for itemref in opf where itemref.name == "itemref" && itemref.attributes["linear"] != "no" {
+            guard let idref = itemref.attributes["idref"], let item = items[idref] else {
+                throw bad("the spine names an item the manifest does not have")
+            }
+            if item.type.hasPrefix("image/") {
+                pages.append(item.href)
+            } else if let image = try Self.soleImage(in: read(item.href), of: item.href) {
+                guard files.contains(image) else { throw bad("\(item.href) shows \(image), which is not in the book") }
+                pages.append(image)
+            } else if firstText == nil {
+                firstText = item.href
+            }
+        }
+        // Any page of text: the book is not pictures, and showing only its
+        // pictures (a novel's cover, say) would drop the rest without a word.
+        if let firstText {
+            throw MihirakiError(.badBook, path: path,
+                                "a reflowable EPUB (text, not pictures; its first text item is \(firstText)): Mihiraki reads EPUBs whose pages are pictures")
+        }
+        guard !pages.isEmpty else { throw bad("its spine holds no pages") }
+        // DRM: META-INF/encryption.xml naming a page.
+        if files.contains("META-INF/encryption.xml") {
+            let encrypted = Set(try Self.elements(in: read("META-INF/encryption.xml"))
+                .filter { $0.name == "CipherReference" }.compactMap { $0.attributes["URI"].map(entryPath) })
+            if let page = pages.first(where: encrypted.contains) {
+                throw MihirakiError(.badBook, path: path, "an encrypted EPUB (DRM): its page \(page) is encrypted")
+            }
+        }
+        self.pages = pages
+    }
+
+    func listFiles() throws -> [String] { try archive.listFiles() }
+    func read(_ relativePath: String) throws -> [UInt8] { try archive.read(relativePath) }
+    func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] { try archive.readPrefix(relativePath, count: count) }
+    func displayPath(_ relativePath: String) -> String { archive.displayPath(relativePath) }
+    func checksum(_ relativePath: String) throws -> (size: Int, crc: UInt32) { try archive.checksum(relativePath) }
+    func wholeChecksum() throws -> (size: Int, crc: UInt32)? { try archive.wholeChecksum() }
+    func readingOrder() throws -> [String]? { pages }
+    var declaredDirection: ReadingDirection? { direction }
+
+    /// One element of an XML document: its local name (no prefix) and attributes (local names too).
+    struct Element {
+        var name: String
+        var attributes: [String: String]
+    }
+
+    /// Every start tag of `bytes`, in order.
+    static func elements(in bytes: [UInt8]) throws -> [Element] {
+        var scanner = XMLScanner(bytes)
+        var elements: [Element] = []
+        while let event = try scanner.next() {
+            guard case .start(let name, let attributes, _) = event else { continue }
+            var local: [String: String] = [:]
+            for (key, value) in attributes { local[localName(key)] = value }
+            elements.append(Element(name: localName(name), attributes: local))
+        }
+        return elements
+    }
+
+    private static func localName(_ name: String) -> String {
+        name.split(separator: ":").last.map(String.init) ?? name
+    }
+
+    /// The entry a document at `document` shows when its content is exactly one
+    /// picture; `nil` for a document with text or several pictures (or one
+    /// this scanner cannot read, which is taken for text).
+    static func soleImage(in bytes: [UInt8], of document: String) throws -> String? {
+        var scanner = XMLScanner(bytes)
+        var images: [String] = []
+        var inBody = false, hasText = false
+        do {
+            while let event = try scanner.next() {
+                switch event {
+                case .start(let name, let attributes, _):
+                    let local = localName(name)
+                    if local == "body" || local == "svg" { inBody = true }
+                    if local == "img", let source = attributes["src"] { images.append(source) }
+                    if local == "image", let source = attributes["xlink:href"] ?? attributes["href"] { images.append(source) }
+                case .text(let text):
+                    if inBody && text.contains(where: { !$0.isWhitespace }) { hasText = true }
+                case .end:
+                    break
+                }
+            }
+        } catch {
+            return nil
+        }
+        guard images.count == 1, !hasText else { return nil }
+        return resolve(images[0], against: document)
+    }
+
+    /// `href` (relative, percent-encoded) as an entry path, resolved against the
+    /// folder of the entry `base`; `..` is followed inside the book only.
+    static func resolve(_ href: String, against base: String) -> String {
+        let target = href.split(separator: "#", maxSplits: 1).first.map(String.init) ?? href
+        let decoded = target.removingPercentEncoding ?? target
+        var parts = base.split(separator: "/").dropLast().map(String.init)
+        for part in decoded.split(separator: "/") {
+            if part == ".." { if !parts.isEmpty { parts.removeLast() } } else if part != "." { parts.append(String(part)) }
+        }
+        return parts.joined(separator: "/")
+    }
+}
+
+extension BookKind {
+    /// EPUB (`.epub`): a ZIP whose first entry is `mimetype` holding
+    /// `application/epub+zip`; pages in spine order.
+    package static let epub = BookKind(
+        name: "EPUB", extensions: ["epub"],
+        signatures: [ImageFormat.Signature((0, [0x50, 0x4B, 0x03, 0x04]), (30, Array("mimetypeapplication/epub+zip".utf8)))],
+        open: EPUBSource.init)
+}
