@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +100,16 @@ static void install(void) {
     real_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
     if (real_stderr < 0 || pipe2(fds, O_CLOEXEC) != 0) return;
     pipe_read = fds[0];
-    if (dup2(fds[1], STDERR_FILENO) < 0 || pthread_create(&reader, NULL, forward, NULL) != 0) {
+    // The reader takes no signals: a signal the process waits for with
+    // signalfd (libdispatch's SIGCHLD for Foundation's Process, SIGTERM for
+    // `serve`) must stay blocked in every thread, or it may land here and be
+    // lost. It inherits a full mask, then this thread's mask is restored.
+    sigset_t all, previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &previous);
+    int started = dup2(fds[1], STDERR_FILENO) >= 0 && pthread_create(&reader, NULL, forward, NULL) == 0;
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    if (!started) {
         dup2(real_stderr, STDERR_FILENO);
         close(fds[0]);
         close(fds[1]);

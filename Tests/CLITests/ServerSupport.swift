@@ -34,12 +34,11 @@ final class RunningServer {
         self.port = port
     }
 
-    /// SIGTERM, then the exit status.
+    /// SIGTERM, then the exit status (-1 if it did not end within two minutes).
     @discardableResult
     func stop() -> Int32 {
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        process.waitUntilExit()
-        return process.terminationStatus
+        return exitStatus(of: process) ?? -1
     }
 
     deinit { if process.isRunning { process.terminate() } }
@@ -90,4 +89,3 @@ func httpGet(_ server: RunningServer, _ target: String, headers: [String] = [], 
     let body = (try? Data(contentsOf: URL(fileURLWithPath: folder.path + "/body"))) ?? Data()
     return HTTPAnswer(status: status, headers: fields, body: body)
 }
-

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a program printed, and how it ended.
 public struct Run: Sendable {
@@ -23,7 +26,26 @@ public func runTool(_ executable: String, _ arguments: [String], environment: [S
     try process.run()
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+    let status = exitStatus(of: process, within: 600) ?? -1
+    return Run(status: status, stdout: String(decoding: stdout, as: UTF8.self),
                stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+/// The exit status of a started process, waiting at most `limit` seconds, so
+/// a test fails by its name instead of hanging CI. Foundation reaps its
+/// children when SIGCHLD reaches it; should that be missed for ten seconds,
+/// the child is reaped here.
+public func exitStatus(of process: Process, within limit: TimeInterval = 120) -> Int32? {
+    let start = Date()
+    while Date().timeIntervalSince(start) < limit {
+        if !process.isRunning { return process.terminationStatus }
+        if Date().timeIntervalSince(start) > 10 {
+            var status: Int32 = 0
+            if waitpid(process.processIdentifier, &status, WNOHANG) == process.processIdentifier {
+                return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            }
+        }
+        usleep(2000)
+    }
+    return nil
 }
