@@ -22,22 +22,24 @@ public enum SpreadServer {
         logger.logLevel = .critical  // errors reach the user as Mihiraki's own lines
         let stop = Stop()
         let app = try application(options, logger: logger) { channel in
-            stop.listener.withLock { $0 = channel }
+            let gate = try? await ListenerGate.install(on: channel).get()
+            stop.listener.withLock { $0 = gate }
             listening(options.host, channel.localAddress?.port ?? options.port)
         }
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         // SIGTERM and SIGINT are handled here, not through the service group's
         // signal sequence: its hops through the task pool took 0.4 s under load,
-        // and new connections were accepted meanwhile. The listener is closed on
-        // the signal's own queue, then the group shuts down gracefully (each
+        // and new connections were accepted meanwhile. The listener stops
+        // accepting at once and closes once no connection is half set up
+        // (ListenerGate), then the group shuts down gracefully (each
         // connection finishes sending what it began: ResponseTracker).
         let sources = [SIGTERM, SIGINT].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: stop.queue)
             source.setEventHandler {
                 guard stop.signalled.exchange(true, ordering: .acquiringAndReleasing) == false else { return }
-                stop.listener.withLock { $0 }?.close(promise: nil)
-                Task { await group.triggerGracefulShutdown() }
+                let shutDown: @Sendable () -> Void = { Task { await group.triggerGracefulShutdown() } }
+                if let gate = stop.listener.withLock({ $0 }) { gate.close(then: shutDown) } else { shutDown() }
             }
             source.resume()
             return source
@@ -53,9 +55,9 @@ public enum SpreadServer {
         }
     }
 
-    /// What a stop signal needs: the listening socket once bound, and whether one came.
+    /// What a stop signal needs: the listening socket's gate once bound, and whether one came.
     private final class Stop: Sendable {
-        let listener = Mutex<(any Channel)?>(nil)
+        let listener = Mutex<ListenerGate?>(nil)
         let signalled = Atomic<Bool>(false)
         let queue = DispatchQueue(label: "mihiraki.serve.signals")
     }
@@ -77,13 +79,13 @@ public enum SpreadServer {
     /// The HTTP application `run` serves: routes, HEAD, limits.
     /// - Throws: ``MihirakiError`` as ``run(_:listening:)``.
     static func application(_ options: ServerOptions, logger: Logger,
-                            onRunning: @escaping @Sendable (any Channel) -> Void) throws -> some ApplicationProtocol {
+                            onRunning: @escaping @Sendable (any Channel) async -> Void) throws -> some ApplicationProtocol {
         let idle = TimeAmount.seconds(Int64(options.idleTimeoutSeconds))
         return Application(
             responder: try responder(options),
             server: .http1(configuration: .init(additionalChannelHandlers: [ResponseTracker(limit: idle)], idleTimeout: idle)),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "Mihiraki"),
-            onServerRunning: { channel in onRunning(channel) },
+            onServerRunning: { channel in await onRunning(channel) },
             logger: logger)
     }
 

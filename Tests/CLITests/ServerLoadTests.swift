@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MihirakiCodecs
 import MihirakiRaster
 import MihirakiTestSupport
@@ -27,16 +28,35 @@ func waitUntilBusy(_ server: RunningServer, seconds: Double = 0.1) {
 
 /// Whether a TCP connection to the loopback `port` is accepted now.
 func canConnect(port: Int) -> Bool {
+    guard let fd = connectLoopback(port: port) else { return false }
+    close(fd)
+    return true
+}
+
+/// The server's side of the established TCP connections to the loopback `port` (from /proc/net/tcp).
+func establishedConnections(port: Int) -> Int {
+    guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return 0 }
+    let hex = String(port, radix: 16, uppercase: true)
+    let local = ":" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    return table.split(separator: "\n").dropFirst().filter { line in
+        let fields = line.split(separator: " ")
+        return fields.count > 3 && fields[1].hasSuffix(local) && fields[3] == "01"
+    }.count
+}
+
+/// A socket connected to the loopback `port`, or nil when refused.
+func connectLoopback(port: Int) -> Int32? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
+    guard fd >= 0 else { return nil }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    return withUnsafePointer(to: &address) {
+    let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
     }
+    if !connected { close(fd) }
+    return connected ? fd : nil
 }
 
 /// curl started in the background: the answer's status and body land in files.
@@ -100,8 +120,11 @@ struct ServerLoadTests {
         let gets = try (0..<6).map { i in
             try BackgroundGet(server.base + "/api/books/noise/spreads/2.png?size=x300\(i)&compression=fast")
         }
-        // Once the first answer has begun, the others are rendering or being sent.
+        // Once all six are connected and the first answer has begun, the
+        // others are rendering or being sent. (On a loaded machine a curl
+        // may connect late; one not yet connected would rightly be refused.)
         let deadline = Date().addingTimeInterval(60)
+        while establishedConnections(port: server.port) < 6 && Date() < deadline { usleep(2000) }
         while gets.allSatisfy({ $0.headersSoFar.isEmpty }) && Date() < deadline { usleep(2000) }
         kill(server.process.processIdentifier, SIGTERM)
         let signalled = Date()
@@ -118,7 +141,32 @@ struct ServerLoadTests {
             #expect(answer.status == 200 && length == answer.body.count && answer.body.count > 10_000_000,
                     "response \(i): \(answer.status), \(answer.body.count) of \(length ?? -1) bytes")
         }
-        #expect(status == 0)
+        #expect(status == 0, "server's stderr: \(server.stderr)")
+    }
+
+    @Test("SIGTERM amid a burst of new connections: none is dropped half set up (SwiftNIO stopped the process), exit 0, nothing on stderr")
+    func shutdownDuringConnectionBurst() throws {
+        let library = try ServedLibrary()
+        defer { library.remove() }
+        for round in 0..<8 {
+            let server = try RunningServer(root: library.root)
+            let port = server.port
+            let opened = Mutex<[Int32]>([])
+            let burstDone = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                for _ in 0..<400 {
+                    guard let fd = connectLoopback(port: port) else { break }
+                    opened.withLock { $0.append(fd) }
+                }
+                burstDone.signal()
+            }
+            usleep(UInt32(10_000 + 2_000 * round))  // the signal lands at a different point of the burst each round
+            kill(server.process.processIdentifier, SIGTERM)
+            burstDone.wait()
+            opened.withLock { $0.forEach { close($0) } }
+            let status = exitStatus(of: server.process)
+            #expect(status == 0 && server.stderr.isEmpty, "round \(round): exit \(status ?? -1), \(server.stderr)")
+        }
     }
 
     @Test("One worker, no queue: identical requests share one render; a different one meanwhile gets 503 with Retry-After")

@@ -9,6 +9,10 @@ final class RunningServer {
     let process: Process
     let port: Int
     var base: String { "http://127.0.0.1:\(port)" }
+    /// Where the server's standard error goes, so a failing test can show it.
+    private let errors: TemporaryFolder
+    /// What the server has written to standard error so far.
+    var stderr: String { (try? String(contentsOfFile: errors.path + "/stderr", encoding: .utf8)) ?? "" }
 
     init(root: String, _ arguments: [String] = []) throws {
         process = Process()
@@ -16,7 +20,9 @@ final class RunningServer {
         process.arguments = ["serve", root, "--port", "0"] + arguments
         let out = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        errors = try TemporaryFolder("mihiraki-serve")
+        _ = FileManager.default.createFile(atPath: errors.path + "/stderr", contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: errors.path + "/stderr")
         try process.run()
         // The first line says where it listens: "mihiraki: serving ROOT at http://127.0.0.1:PORT/".
         var line = Data()
@@ -41,7 +47,10 @@ final class RunningServer {
         return exitStatus(of: process) ?? -1
     }
 
-    deinit { if process.isRunning { process.terminate() } }
+    deinit {
+        if process.isRunning { process.terminate() }
+        errors.remove()
+    }
 }
 
 /// A fresh ``ServedLibrary`` served by `mihiraki serve` with `arguments`,
