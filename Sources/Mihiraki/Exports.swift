@@ -4,6 +4,7 @@
 @_exported import enum MihirakiCore.CanvasSize
 @_exported import enum MihirakiCore.CoverMode
 @_exported import enum MihirakiCore.BackCoverMode
+@_exported import enum MihirakiCore.PairingMode
 @_exported import enum MihirakiCore.FitMode
 @_exported import enum MihirakiCore.HorizontalAlignment
 @_exported import enum MihirakiCore.LayoutMode

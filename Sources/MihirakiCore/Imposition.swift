@@ -30,6 +30,30 @@ package enum Imposition {
         return spreads
     }
 
+    /// The blanks automatic pairing inserts (SPEC §2, "Repair"): for each
+    /// split in reading order (given by its first page) that the spreads would
+    /// break, a blank before its first page, kept only if the pair then shares
+    /// a spread. The result maps each split to the page the blank went before,
+    /// or nil when none was needed or none helps. In single layout nothing changes.
+    package static func repairs(pageCount: Int, widePages: Set<Int> = [], options: ImpositionOptions,
+                                splits: [Int]) -> (blankBefore: Set<Int>, repaired: [Int: Int]) {
+        var blankBefore = options.blankBefore, repaired: [Int: Int] = [:]
+        guard options.layout == .spread else { return (blankBefore, repaired) }
+        func together(_ first: Int, _ blanks: Set<Int>) -> Bool {
+            leftToRightSpreads(pageCount: pageCount, widePages: widePages, soloPages: options.soloPages,
+                               blankBefore: blanks, cover: options.cover, backCover: options.backCover)
+                .contains { $0.pages.contains(first) && $0.pages.contains(first + 1) }
+        }
+        for first in splits.sorted() where !together(first, blankBefore) {
+            let tried = blankBefore.union([first])
+            if together(first, tried) {
+                blankBefore = tried
+                repaired[first] = first
+            }
+        }
+        return (blankBefore, repaired)
+    }
+
     /// The left-to-right spreads in reading order.
     ///
     /// A slot stream: each page (or inserted blank) takes the next side. A page

@@ -29,6 +29,7 @@ struct LayoutFlags: ParsableArguments {
     @Flag(name: .customLong("lossless"), help: help("lossless")) var lossless = false
     @Option(name: .customLong("compression"), help: help("compression")) var compression: String?
     @Option(name: .customLong("back-cover"), help: help("back-cover")) var backCover: String?
+    @Option(name: .customLong("pairing"), help: help("pairing")) var pairing: String?
 
     /// The flags as the table's names and values, in the table's order.
     var given: [(name: String, value: String)] {
@@ -43,6 +44,7 @@ struct LayoutFlags: ParsableArguments {
             "color-manage": colorManage.map { [$0] } ?? [], "format": format.map { [$0] } ?? [],
             "quality": quality.map { [$0] } ?? [], "lossless": lossless ? [""] : [],
             "compression": compression.map { [$0] } ?? [], "back-cover": backCover.map { [$0] } ?? [],
+            "pairing": pairing.map { [$0] } ?? [],
         ]
         return LayoutOptions.table.flatMap { option in (values[option.name] ?? []).map { (option.name, $0) } }
     }

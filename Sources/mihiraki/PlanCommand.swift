@@ -19,6 +19,9 @@ struct PlanCommand: ParsableCommand {
     @Flag(help: "First print where each decision came from (flag, ComicInfo.xml, page size or default) as # lines.")
     var explain = false
 
+    @Option(help: "Pages read at once with --pairing auto, the only time plan reads pixels (default: all cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
     @Option(help: ArgumentHelp("First say whether `render --shard K/N` takes this book (a # line); print no spreads if not.", valueName: "K/N"))
     var shard: String?
 
@@ -32,7 +35,7 @@ struct PlanCommand: ParsableCommand {
         do {
             let loaded = try Book.load(book)
             for warning in loaded.warnings { printError("warning: " + warning.description) }
-            let plan = try BookPlan(book: loaded, options: options)
+            let plan = try BookPlan(book: loaded, options: options, jobs: max(1, jobs))
             if explain { print(plan.explanation, terminator: "") }
             print(json ? plan.manifest.json : plan.text, terminator: "")
         } catch let error as MihirakiError {

@@ -14,12 +14,25 @@ extension BookPlan {
             lines.append("# page \(page) wide (\(decisions.wide[page]!.rawValue)): \(pages[page - 1].source)")
         }
         for source in decisions.deleted { lines.append("# deleted (ComicInfo.xml): \(source)") }
+        for split in decisions.splits {
+            var line = "# pages \(split.first)+\(split.second): one artwork (score \(Self.thousandths(split.score)), "
+                + "margin \(Self.thousandths(split.margin)))"
+            if let blank = split.blankBefore { line += "; a blank before page \(blank) keeps them together" }
+            lines.append(line)
+        }
         return lines.map { $0 + "\n" }.joined()
+    }
+
+    /// `0.874` for 874.
+    private static func thousandths(_ value: Int) -> String {
+        let magnitude = abs(value)
+        let fraction = String(magnitude % 1000)
+        return (value < 0 ? "-" : "") + "\(magnitude / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
     /// The manifest of this plan: what `manifest.json` and `plan --json` hold.
     public var manifest: Manifest {
-        Manifest(book: book.name, canvas: Manifest.Canvas(width: canvas.width, height: canvas.height),
+        var manifest = Manifest(book: book.name, canvas: Manifest.Canvas(width: canvas.width, height: canvas.height),
                  layout: options.layout, direction: direction,
                  spreads: entries.map { entry in
                      Manifest.Spread(file: entry.file, slots: entry.slots.map { slot in
@@ -31,5 +44,10 @@ extension BookPlan {
                                               rect: [rect.x, rect.y, rect.width, rect.height])
                      })
                  })
+        if decisions.pairing == .auto {
+            manifest.pairing = .auto
+            manifest.splits = decisions.splits.map { [$0.first, $0.second] }
+        }
+        return manifest
     }
 }

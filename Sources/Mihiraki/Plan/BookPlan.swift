@@ -32,6 +32,8 @@ public struct BookPlan: Sendable {
     /// What ComicInfo said, kept to impose the same pages with other options.
     private let doublePages: Set<Int>
     private let frontCover: Bool
+    /// The pages' edges, read for `--pairing auto` and kept to replan without reading pixels again.
+    let edges: [PageEdges?]?
 
     /// The direction used, after `auto` is resolved.
     var direction: ReadingDirection { decisions.direction }
@@ -40,14 +42,17 @@ public struct BookPlan: Sendable {
     public var spreadCount: Int { entries.count }
 
     /// Reads the header of every page that is not deleted and imposes the book.
+    /// With `--pairing auto` (``LayoutOptions/pairing``) it also reads every
+    /// page's edges at reduced scale, on `jobs` threads, to find split artworks.
     ///
     /// - Parameters:
     ///   - book: a loaded book.
     ///   - options: what to draw; validated here.
+    ///   - jobs: pages read at once for automatic pairing; the result does not depend on it.
     /// - Throws: ``MihirakiError``: `.usage` for invalid options (a canvas over
     ///   the pixel limit among them), otherwise naming the first page that
-    ///   cannot be read.
-    public init(book: Book, options: LayoutOptions) throws {
+    ///   cannot be read (with automatic pairing, decoded).
+    public init(book: Book, options: LayoutOptions, jobs: Int = 1) throws {
         try options.validate()
         let deletedImages = Set(book.comicInfo?.pages.values.filter(\.isDeleted).map(\.image) ?? [])
         var kept: [Book.PageFile] = [], keptImageIndex: [Int] = []
@@ -69,9 +74,26 @@ public struct BookPlan: Sendable {
         let doublePages = Set(keptImageIndex.indices.filter { book.comicInfo?.pages[keptImageIndex[$0]]?.doublePage == true }
             .map { $0 + 1 })
         let frontCover = keptImageIndex.first.flatMap { book.comicInfo?.pages[$0]?.isFrontCover } ?? false
+        let edges = options.pairing == .auto ? try Self.readEdges(book, kept, options: options, jobs: jobs) : nil
         self.init(book: book, pages: kept, headers: headers, doublePages: doublePages, frontCover: frontCover,
                   deleted: deletedImages.sorted().filter { $0 < book.images.count }.map { book.images[$0].source },
-                  options: options)
+                  edges: edges, options: options)
+    }
+
+    /// Every page's edges, in page order; the first page that cannot be decoded fails the book.
+    static func readEdges(_ book: Book, _ pages: [Book.PageFile], options: LayoutOptions,
+                          jobs: Int) throws -> [PageEdges?] {
+        let results = ParallelMap.run(pages.count, jobs: jobs) { index -> Result<PageEdges?, MihirakiError> in
+            let page = pages[index]
+            do {
+                return .success(try MihirakiError.wrapping(path: book.displayPath(page)) {
+                    try PageEdges.read(try book.read(page), maxPixels: options.maxPixels, colorManage: options.colorManage)
+                })
+            } catch {
+                return .failure(MihirakiError.from(error, path: book.displayPath(page)))
+            }
+        }
+        return try results.map { try $0.get() }
     }
 
     /// The same book imposed with other options, from the headers this plan
@@ -86,8 +108,9 @@ public struct BookPlan: Sendable {
                                                 maxPixels: options.maxPixels)
             }
         }
+        let edges = options.pairing == .auto ? try self.edges ?? Self.readEdges(book, pages, options: options, jobs: 1) : nil
         return BookPlan(book: book, pages: pages, headers: headers, doublePages: doublePages, frontCover: frontCover,
-                        deleted: decisions.deleted, options: options)
+                        deleted: decisions.deleted, edges: edges, options: options)
     }
 
     /// Imposes a book whose page headers are already known.
@@ -96,8 +119,9 @@ public struct BookPlan: Sendable {
     ///   - pages: the pages after deletions; `headers` has one entry per page.
     ///   - doublePages: pages ComicInfo marks wide (`DoublePage="true"`).
     ///   - frontCover: ComicInfo marks the first page `FrontCover`.
+    ///   - edges: the pages' edges, for `--pairing auto`.
     init(book: Book, pages: [Book.PageFile], headers: [PageHeader], doublePages: Set<Int> = [],
-         frontCover: Bool = false, deleted: [String] = [], options: LayoutOptions) {
+         frontCover: Bool = false, deleted: [String] = [], edges: [PageEdges?]? = nil, options: LayoutOptions) {
         precondition(headers.count == pages.count, "one header per page")
         self.book = book
         self.options = options
@@ -106,6 +130,7 @@ public struct BookPlan: Sendable {
         self.canvas = options.canvas
         self.doublePages = doublePages
         self.frontCover = frontCover
+        self.edges = edges
 
         let direction: ReadingDirection, directionOrigin: Origin
         switch (options.direction, book.comicInfo?.direction) {
@@ -127,13 +152,25 @@ public struct BookPlan: Sendable {
             wide[i + 1] = .pageSize
         }
         for page in doublePages where page >= 1 && page <= pages.count { wide[page] = .comicInfo }
+        var imposition = options.imposition(direction: direction, cover: cover)
+        var splits: [Split] = []
+        if options.pairing == .auto, let edges, edges.count == headers.count {
+            // Wide and solo pages are never part of a split; the flags and declarations come first.
+            splits = SplitDetector.detect(edges, direction: direction) { page in
+                wide[page] == nil && !options.soloPages.contains(page)
+            }
+            let repair = Imposition.repairs(pageCount: headers.count, widePages: Set(wide.keys), options: imposition,
+                                            splits: splits.map(\.first))
+            imposition.blankBefore = repair.blankBefore
+            for index in splits.indices { splits[index].blankBefore = repair.repaired[splits[index].first] }
+        }
         decisions = Decisions(direction: direction, directionOrigin: directionOrigin, cover: cover,
-                              coverOrigin: coverOrigin, deleted: deleted, wide: wide)
+                              coverOrigin: coverOrigin, deleted: deleted, wide: wide,
+                              pairing: options.pairing, splits: splits)
 
         // A FrontCover keeps page 1 alone even if pairing would not (it already
         // is with the default cover, and --cover paired is a flag that wins).
-        let spreads = Imposition.spreads(pageCount: headers.count, widePages: Set(wide.keys),
-                                         options: options.imposition(direction: direction, cover: cover))
+        let spreads = Imposition.spreads(pageCount: headers.count, widePages: Set(wide.keys), options: imposition)
         let digits = max(3, String(spreads.count).count)
         let geometry = options.geometry
         entries = spreads.enumerated().map { index, spread in

@@ -111,6 +111,8 @@ extension LayoutOptions {
         .choice("compression", "PNG compression: fast, default or small.", example: .small, \.encoding.compression),
         .choice("back-cover", "paired (default): the last page pairs like any other; alone: it stands alone on the left, [N|x], as a back cover.",
                 example: .alone, \.backCover).since,
+        .choice("pairing", "static (default): pages pair by position; auto: also keep together two pages whose facing edges continue one artwork, found from their pixels.",
+                example: .auto, \.pairing).since,
     ]
 
     /// The names of every option, in the table's order.

@@ -39,6 +39,8 @@ public struct LayoutOptions: Sendable {
     public var strip = false
     /// Whether the last page pairs (the default) or stands alone as a back cover.
     public var backCover: BackCoverMode = .paired
+    /// Pairing by position only (the default), or also from the pages' pixels (SPEC §2).
+    public var pairing: PairingMode = .static
     /// Convert pages with an embedded ICC profile to sRGB (`--color-manage
     /// auto`, the default); `false` takes the stored values (`off`).
     public var colorManage = true

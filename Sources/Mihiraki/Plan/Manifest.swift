@@ -77,6 +77,12 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// What the output depends on (pages, `ComicInfo.xml`, options, release),
     /// as `render` recorded it; `plan --json` does not compute it.
     public var fingerprint: String?
+    /// `auto` when pages were also paired from their pixels (`--pairing
+    /// auto`); absent with static pairing, so those manifests are as before.
+    public var pairing: PairingMode?
+    /// With automatic pairing: every split artwork found, as `[first, second]`
+    /// page numbers in reading order, whether or not it needed a repair.
+    public var splits: [[Int]]?
     /// Every output image, in file order.
     public var spreads: [Spread]
 
@@ -109,6 +115,11 @@ public struct Manifest: Codable, Equatable, Sendable {
             json.key("layout"); json.string(layout.rawValue)
             json.key("direction"); json.string(direction.rawValue)
             if let fingerprint { json.key("fingerprint"); json.string(fingerprint) }
+            if let pairing { json.key("pairing"); json.string(pairing.rawValue) }
+            if let splits {
+                json.key("splits")
+                json.array { for split in splits { json.numbers(split) } }
+            }
             json.key("spreads")
             json.array {
                 for spread in spreads {

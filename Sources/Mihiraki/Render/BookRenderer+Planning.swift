@@ -37,7 +37,7 @@ extension BookRenderer {
                     result.upToDate += 1
                     continue
                 }
-                result.plans.append(try BookPlan(book: book, options: options))
+                result.plans.append(try BookPlan(book: book, options: options, jobs: run.jobs))
             } catch {
                 result.notes.append(.failure(MihirakiError.from(error, path: path)))
             }

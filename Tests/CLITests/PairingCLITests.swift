@@ -1,0 +1,98 @@
+import Foundation
+import MihirakiTestSupport
+import Testing
+
+/// `--pairing auto` on books from the labelled set's generator
+/// (scripts/make-pairing-set.py, a fixed seed): what it finds, how it repairs,
+/// that it is deterministic, and that a bad page still fails its book.
+@Suite("Command line: automatic pairing", .serialized, .tags(.process), .timeLimit(.minutes(5)))
+struct PairingCLITests {
+    struct Labels: Decodable {
+        struct Book: Decodable {
+            var name: String
+            var direction: String
+            var splits: [[Int]]
+            var negatives: [[Int]]
+        }
+        var books: [Book]
+    }
+
+    struct PlanJSON: Decodable {
+        struct Spread: Decodable, Equatable {
+            struct Slot: Decodable, Equatable { var page: Int? }
+            var slots: [Slot]
+        }
+        var pairing: String?
+        var splits: [[Int]]?
+        var spreads: [Spread]
+    }
+
+    static func makeSet(_ folder: TemporaryFolder, seed: Int, books: Int) throws -> Labels {
+        let script = Fixtures.packageRoot.path + "/scripts/make-pairing-set.py"
+        let made = try runTool("/usr/bin/env", ["python3", script, folder.path, "--seed", String(seed), "--books", String(books)])
+        try #require(made.status == 0, "\(made.stderr)")
+        return try JSONDecoder().decode(Labels.self, from: Data(contentsOf: URL(fileURLWithPath: folder.path + "/labels.json")))
+    }
+
+    func plan(_ arguments: [String]) throws -> PlanJSON {
+        let run = try mihiraki(["plan", "--json"] + arguments)
+        try #require(run.status == 0, "\(run.stderr)")
+        return try JSONDecoder().decode(PlanJSON.self, from: Data(run.stdout.utf8))
+    }
+
+    @Test("Splits found from the pixels: no false split, no hard negative taken, most splits found; the plan is the static plan with a blank before each broken split; the same with 1 and 2 jobs")
+    func findsAndRepairs() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let labels = try Self.makeSet(folder, seed: 7, books: 6)
+        var found = 0, total = 0
+        for book in labels.books {
+            let path = folder.path + "/" + book.name
+            let auto = try plan([path, "--direction", book.direction, "--pairing", "auto", "--jobs", "1"])
+            #expect(auto.pairing == "auto")
+            let detected = Set(auto.splits ?? [])
+            #expect(detected.isSubset(of: Set(book.splits)), "\(book.name): false split in \(detected.sorted { $0[0] < $1[0] })")
+            #expect(detected.isDisjoint(with: Set(book.negatives)), "\(book.name): a hard negative taken")
+            found += detected.count
+            total += book.splits.count
+            // Determinism across jobs.
+            let twoJobs = try plan([path, "--direction", book.direction, "--pairing", "auto", "--jobs", "2"])
+            #expect(twoJobs.splits == auto.splits && twoJobs.spreads == auto.spreads)
+            // Every detected split shares a spread.
+            for split in detected {
+                #expect(auto.spreads.contains { Set($0.slots.compactMap(\.page)).isSuperset(of: split) }, "\(book.name) \(split)")
+            }
+            // The repair is the blank-before rule: the static plan with the blanks --explain reports.
+            let explained = try mihiraki(["plan", path, "--direction", book.direction, "--pairing", "auto", "--explain"])
+            let blanks = explained.stdout.split(separator: "\n").filter { $0.hasPrefix("# pages ") }.compactMap { line in
+                line.range(of: "a blank before page ").map { Int(line[$0.upperBound...].prefix { $0.isNumber })! }
+            }
+            #expect(explained.stdout.split(separator: "\n").filter { $0.hasPrefix("# pages ") && $0.contains("one artwork") }.count
+                    == detected.count)
+            let repaired = try plan([path, "--direction", book.direction] + blanks.flatMap { ["--blank-before", String($0)] })
+            #expect(repaired.spreads == auto.spreads, "\(book.name)")
+            if book.splits.isEmpty {
+                #expect(try plan([path, "--direction", book.direction]).spreads == auto.spreads)
+            }
+        }
+        #expect(total > 0 && Double(found) >= 0.75 * Double(total), "found \(found) of \(total)")
+    }
+
+    @Test("Static pairing (the default) writes no pairing keys; a page that cannot be decoded fails its book with --pairing auto")
+    func staticAndBadPage() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let labels = try Self.makeSet(folder, seed: 8, books: 1)
+        let path = folder.path + "/" + labels.books[0].name
+        let plain = try mihiraki(["plan", "--json", path])
+        #expect(!plain.stdout.contains("\"pairing\"") && !plain.stdout.contains("\"splits\""))
+        let page = path + "/p002.jpg"
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: page)))
+        try Data(bytes.prefix(bytes.count / 3)).write(to: URL(fileURLWithPath: page))
+        let header = try mihiraki(["plan", path])  // headers only: the page's header is intact
+        #expect(header.status == 0)
+        let auto = try mihiraki(["plan", path, "--pairing", "auto"])
+        #expect(auto.status == 1 && auto.stderr.contains("p002.jpg"), "\(auto.status) \(auto.stderr)")
+        #expect(auto.stderr.split(separator: "\n").count == 1, "\(auto.stderr)")
+    }
+}
