@@ -10,7 +10,8 @@ What it draws:
     angles), speed lines, figures and balloons crossing the spine, panel
     borders; and "band" spreads where only a thin band of art crosses a white
     gutter;
-  - colour spreads cut from Debian's gnome-backgrounds (when installed);
+  - colour spreads cut from Debian's gnome-backgrounds (when installed),
+    drawn again where the spine would fall on one flat colour;
   - every kind of damage two scans of one artwork show, each applied to each
     half on its own: pixels lost at the seam, a vertical shift, a scale
     difference under 1 %, gutter shadow, noise, a gamma difference, separate
@@ -125,12 +126,20 @@ def wallpapers():
 
 
 def colour_art(rng, w, h, sources):
-    source = Image.open(sources[int(rng.integers(len(sources)))]).convert("RGB")
-    scale = max(w / source.width, h / source.height) * rng.uniform(1.0, 1.6)
-    source = source.resize((math.ceil(source.width * scale), math.ceil(source.height * scale)), Image.LANCZOS)
-    x = int(rng.integers(0, source.width - w + 1))
-    y = int(rng.integers(0, source.height - h + 1))
-    return source.crop((x, y, x + w, y + h))
+    """A crop of a wallpaper with something drawn where the spine falls: a
+    crop whose middle is one flat colour is no split anyone could see (it is
+    two blank pages), so such crops are drawn again."""
+    for attempt in range(20):
+        source = Image.open(sources[int(rng.integers(len(sources)))]).convert("RGB")
+        scale = max(w / source.width, h / source.height) * rng.uniform(1.0, 1.6)
+        source = source.resize((math.ceil(source.width * scale), math.ceil(source.height * scale)), Image.LANCZOS)
+        x = int(rng.integers(0, source.width - w + 1))
+        y = int(rng.integers(0, source.height - h + 1))
+        art = source.crop((x, y, x + w, y + h))
+        spine = np.asarray(art.convert("L"), dtype=np.float32)[:, w // 2 - 8:w // 2 + 8]
+        if spine.mean(axis=1).std() >= 12:
+            break
+    return art
 
 
 def ordinary_page(rng):

@@ -72,15 +72,22 @@ enum SeamScore {
         guard n > 2 * maxShift + blocks else { return nil }
         let margin = maxShift + 3
         let span = (n - 2 * margin) / blocks
+        let length = Int64(span)
+        /// `length ×` the sum of squares about the mean (`length²` times the centred energy).
+        func centred(_ sum: Int64, _ squares: Int64) -> Int64 { length * squares - sum * sum }
         var results: [Int] = []
         for block in 0..<blocks {
             let start = margin + block * span, end = start + span
-            var energyA: Int64 = 0, energyB: Int64 = 0
+            // Each block is taken about its own mean: a smooth ramp (a
+            // vignette, a gradient fill) carries no detail to match.
+            var sumA: Int64 = 0, squaresA: Int64 = 0, sumB: Int64 = 0, squaresB: Int64 = 0
             for y in start..<end {
-                energyA += Int64(a[y]) * Int64(a[y])
-                energyB += Int64(b[y]) * Int64(b[y])
+                sumA += Int64(a[y]); squaresA += Int64(a[y]) * Int64(a[y])
+                sumB += Int64(b[y]); squaresB += Int64(b[y]) * Int64(b[y])
             }
-            let flatA = energyA < flatEnergy * Int64(span), flatB = energyB < flatEnergy * Int64(span)
+            let energyA = centred(sumA, squaresA)
+            let flatA = energyA < flatEnergy * length * length
+            let flatB = centred(sumB, squaresB) < flatEnergy * length * length
             if flatA && flatB { continue }
             if flatA || flatB {
                 results.append(0)
@@ -88,14 +95,17 @@ enum SeamScore {
             }
             var best = -1000
             for shift in -maxShift...maxShift {
-                var cross: Int64 = 0, shiftedEnergy: Int64 = 0
+                var cross: Int64 = 0, sumShifted: Int64 = 0, squaresShifted: Int64 = 0
                 for y in start..<end {
                     let other = Int64(b[y + shift])
                     cross += Int64(a[y]) * other
-                    shiftedEnergy += other * other
+                    sumShifted += other
+                    squaresShifted += other * other
                 }
-                guard shiftedEnergy > 0 else { continue }
-                let ncc = Double(cross) / (Double(energyA).squareRoot() * Double(shiftedEnergy).squareRoot())
+                let energyShifted = centred(sumShifted, squaresShifted)
+                guard energyShifted > 0 else { continue }
+                let covariance = Double(length * cross - sumA * sumShifted)
+                let ncc = covariance / (Double(energyA).squareRoot() * Double(energyShifted).squareRoot())
                 best = max(best, Int((ncc * 1000).rounded()))
             }
             results.append(best)

@@ -26,8 +26,8 @@ struct Split: Hashable, Sendable {
 /// idea of judging a match against the piece's own alternatives). A false
 /// split shifts every spread after it, so both bars favour precision.
 enum SplitDetector {
-    static let threshold = 500
-    static let requiredMargin = 100
+    static let threshold = 400
+    static let requiredMargin = 50
     static let window = 12
     /// The edges' levels must also agree (``SeamScore/levels(_:_:)``): two
     /// unrelated edges can share where their gradients fall, rarely their tones.
