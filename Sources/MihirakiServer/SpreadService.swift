@@ -25,6 +25,7 @@ final class SpreadService: Sendable {
     private let spreads: LRUCache<ExactKey, [UInt8]>
     private let books = LRUCache<ExactKey, OpenedBook>(capacity: 256)
     private let plans = LRUCache<ExactKey, BookPlan>(capacity: 1024)
+    private let edgePlans = LRUCache<ExactKey, BookPlan>(capacity: 256)
 
     init(options: ServerOptions) throws {
         self.options = options
@@ -46,7 +47,10 @@ final class SpreadService: Sendable {
         let opened = try await open(entry)
         let key = ExactKey(entry.id + "\n" + entry.signature + "\n" + Fingerprint.describe(options))
         if let plan = plans.value(for: key) { return (plan, opened.content) }
-        let plan = try answering(entry) { try opened.plan.replanned(with: options) }
+        // Automatic pairing reads every page's edges: once per book version,
+        // on the render pool, then every pairing=auto plan reuses them.
+        let base = options.pairing == .auto ? try await withEdges(entry, opened) : opened.plan
+        let plan = try answering(entry) { try base.replanned(with: options) }
         plans.insert(plan, for: key, cost: 1)
         return (plan, opened.content)
     }
@@ -76,6 +80,20 @@ final class SpreadService: Sendable {
             let tag = item.trimmingCharacters(in: .whitespaces)
             return tag == "*" || tag == etag || tag == "W/" + etag
         }
+    }
+
+    /// The book's base plan with its pages' edges read (`pairing=auto`).
+    private func withEdges(_ entry: BookCatalog.Entry, _ opened: OpenedBook) async throws -> BookPlan {
+        let key = ExactKey("edges\n" + entry.id + "\n" + entry.signature)
+        if let plan = edgePlans.value(for: key) { return plan }
+        let plan: BookPlan = try await queue.run(key: key) {
+            var auto = LayoutOptions()
+            auto.maxPixels = self.options.maxPixels
+            auto.pairing = .auto
+            return try self.answering(entry) { try opened.plan.replanned(with: auto) }
+        }
+        edgePlans.insert(plan, for: key, cost: 1)
+        return plan
     }
 
     /// Opens a book version once: on the render pool (reading headers and

@@ -34,6 +34,7 @@ enum Viewer {
     <body>
     <header>
       <select id="book" aria-label="Book"></select>
+      <label title="Keep together two pages whose edges continue one picture"><input id="pairing" type="checkbox"> Automatic pairing</label>
       <span id="position"></span>
       <span id="message" role="status"></span>
     </header>
@@ -51,7 +52,8 @@ enum Viewer {
     html, body { margin: 0; height: 100%; background: #202020; color: #eee; font: 14px system-ui, sans-serif; }
     body { display: flex; flex-direction: column; }
     header { display: flex; gap: 12px; align-items: center; padding: 6px 10px; height: 28px; }
-    select { max-width: 60vw; }
+    select { max-width: 50vw; }
+    label { white-space: nowrap; }
     #message { color: #f99; }
     main { flex: 1; display: flex; align-items: center; justify-content: center; min-height: 0; }
     #spread { max-width: calc(100vw - 96px); max-height: calc(100vh - 44px); }
@@ -64,7 +66,7 @@ enum Viewer {
     static let script = """
     "use strict";
     const $ = (id) => document.getElementById(id);
-    const state = { book: null, spreads: 0, spread: 1, direction: "ltr", size: "" };
+    const state = { book: null, spreads: 0, spread: 1, direction: "ltr", size: "", pairing: "static" };
 
     // The room for a spread, in device pixels.
     function room() {
@@ -76,14 +78,18 @@ enum Viewer {
     }
     const roomKey = () => { const r = room(); return r.w + "x" + r.h; };
     const bookURL = (id) => "/api/books/" + encodeURIComponent(id);
-    const spreadURL = (n) => bookURL(state.book) + "/spreads/" + n + ".webp?size=" + state.size;
+    // Automatic pairing (pairing=auto) finds two-page pictures split into two files.
+    const pairingQuery = () => state.pairing === "auto" ? "&pairing=auto" : "";
+    const spreadURL = (n) => bookURL(state.book) + "/spreads/" + n + ".webp?size=" + state.size + pairingQuery();
 
     function readHash() {
       const params = new URLSearchParams(location.hash.slice(1));
-      return { book: params.get("book"), spread: parseInt(params.get("spread") || "1", 10) || 1 };
+      return { book: params.get("book"), spread: parseInt(params.get("spread") || "1", 10) || 1,
+               pairing: params.get("pairing") === "auto" ? "auto" : "static" };
     }
     function writeHash() {
       const params = new URLSearchParams({ book: state.book, spread: String(state.spread) });
+      if (state.pairing === "auto") params.set("pairing", "auto");
       history.replaceState(null, "", "#" + params.toString());
     }
 
@@ -131,7 +137,7 @@ enum Viewer {
     }
 
     async function fetchManifest(size) {
-      const answer = await fetch(bookURL(state.book) + "/manifest?size=" + size);
+      const answer = await fetch(bookURL(state.book) + "/manifest?size=" + size + pairingQuery());
       const body = await answer.json();
       if (!answer.ok) throw new Error(body.error || answer.statusText);
       return body;
@@ -171,6 +177,13 @@ enum Viewer {
         select.appendChild(option);
       }
       const wanted = readHash();
+      state.pairing = wanted.pairing;
+      // defaultChecked, so the box's state is in the page's markup too.
+      $("pairing").checked = $("pairing").defaultChecked = state.pairing === "auto";
+      $("pairing").addEventListener("change", () => {
+        state.pairing = $("pairing").checked ? "auto" : "static";
+        if (state.book) openBook(state.book, state.spread);
+      });
       select.addEventListener("change", () => { if (select.value) openBook(select.value, 1); });
       $("left").addEventListener("click", () => step("left"));
       $("right").addEventListener("click", () => step("right"));

@@ -78,6 +78,24 @@ struct PairingCLITests {
         #expect(total > 0 && Double(found) >= 0.75 * Double(total), "found \(found) of \(total)")
     }
 
+    @Test("The server answers pairing=auto with the command line's splits and spreads, and pairing=static as before")
+    func server() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let labels = try Self.makeSet(folder, seed: 7, books: 2)
+        let server = try RunningServer(root: folder.path)
+        defer { server.stop() }
+        for book in labels.books {
+            let cli = try plan([folder.path + "/" + book.name, "--direction", book.direction, "--pairing", "auto"])
+            let answer = try httpGet(server, "/api/books/\(book.name)/manifest?direction=\(book.direction)&pairing=auto")
+            #expect(answer.status == 200, "\(answer.text)")
+            let served = try JSONDecoder().decode(PlanJSON.self, from: answer.body)
+            #expect(served.pairing == "auto" && served.splits == cli.splits && served.spreads == cli.spreads)
+            let plain = try httpGet(server, "/api/books/\(book.name)/manifest?direction=\(book.direction)")
+            #expect(!plain.text.contains("\"splits\""))
+        }
+    }
+
     @Test("Static pairing (the default) writes no pairing keys; a page that cannot be decoded fails its book with --pairing auto")
     func staticAndBadPage() throws {
         let folder = try TemporaryFolder()

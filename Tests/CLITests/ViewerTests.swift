@@ -40,6 +40,22 @@ struct ViewerTests {
         }
     }
 
+    @Test("Automatic pairing is offered: pairing=auto in the link ticks the box and asks the server for auto-paired spreads")
+    func automaticPairing() throws {
+        try withServer { library, server in
+            let profile = library.folder.path + "/chromium"
+            let auto = try chromium(["--window-size=1000,700", "--dump-dom",
+                                     server.base + "/#book=Series%20A%2Fvol1&spread=2&pairing=auto"], profile: profile).stdout
+            #expect(auto.range(of: #"id="pairing" type="checkbox"[^>]*checked"#, options: .regularExpression) != nil, "\(auto)")
+            #expect(auto.range(of: #"/spreads/2\.webp\?size=[^"]*&amp;pairing=auto"#, options: .regularExpression) != nil, "\(auto)")
+            let plain = try chromium(["--window-size=1000,700", "--dump-dom",
+                                      server.base + "/#book=Series%20A%2Fvol1&spread=2"], profile: profile).stdout
+            #expect(plain.contains("/spreads/2.webp?size=") && !plain.contains("pairing=auto"), "\(plain)")
+            #expect(plain.contains(#"id="pairing" type="checkbox""#)
+                    && plain.range(of: #"id="pairing" type="checkbox"[^>]*checked"#, options: .regularExpression) == nil, "\(plain)")
+        }
+    }
+
     @Test("A link to a book that is not there says so, opens nothing, and leaves both arrows off")
     func missingBook() throws {
         try withServer { library, server in

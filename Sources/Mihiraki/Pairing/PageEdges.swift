@@ -19,13 +19,15 @@ struct PageEdges: Sendable, Equatable {
     var right: [Int32]
 
     /// The edges of a page, or nil when the page is too small to judge (the
-    /// detector then abstains on it).
+    /// detector then abstains on it). The stored values are read, without
+    /// colour management: both halves of a split went through the same
+    /// scanner, and the splits found do not depend on `--color-manage`.
     /// - Throws: `CodecError` when the page cannot be decoded: detection never hides a bad page.
-    static func read(_ bytes: [UInt8], maxPixels: Int, colorManage: Bool) throws -> PageEdges? {
+    static func read(_ bytes: [UInt8], maxPixels: Int) throws -> PageEdges? {
         let header = try PageDecoder.header(of: bytes)
         guard header.height >= rows / 4, header.width >= 8 * depth else { return nil }
         let atLeastWidth = max(8 * depth, (header.width * rows + header.height - 1) / header.height)
-        return try PageDecoder.withRows(bytes, maxPixels: maxPixels, colorManage: colorManage,
+        return try PageDecoder.withRows(bytes, maxPixels: maxPixels, colorManage: false,
                                         atLeast: (atLeastWidth, rows)) { width, height, channels, nextRow in
             guard width >= 4 * depth, height >= rows / 4 else { return nil }
             var sums = (left: [Int64](repeating: 0, count: rows), right: [Int64](repeating: 0, count: rows))

@@ -87,7 +87,7 @@ public struct BookPlan: Sendable {
             let page = pages[index]
             do {
                 return .success(try MihirakiError.wrapping(path: book.displayPath(page)) {
-                    try PageEdges.read(try book.read(page), maxPixels: options.maxPixels, colorManage: options.colorManage)
+                    try PageEdges.read(try book.read(page), maxPixels: options.maxPixels)
                 })
             } catch {
                 return .failure(MihirakiError.from(error, path: book.displayPath(page)))
