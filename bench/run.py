@@ -13,7 +13,7 @@ as WebP pages, and the 400-page book as a CB7 against the same pages as a
 folder. Thumbnail rows (x300: PNG, WebP and JPEG at quality 85) compare with
 libvips writing the same format. Last, `mihiraki serve` under wrk
 (bench/server.py). BENCH_ONLY=library (or books, thumbs, webp, profile,
-scaling, compare, archive, server; comma-separated) runs only those parts.
+scaling, compare, archive, server, pairing; comma-separated) runs only those parts.
 """
 import os
 import shutil
@@ -263,11 +263,35 @@ def timed(args):
     return time.perf_counter() - start
 
 
+def pairing_bench():
+    """What --pairing auto costs: render with and without it, alternating, at
+    thumbnail size and at full size; then its precision and recall on the
+    labelled set (scripts/bench-pairing, seed 4: not the tuning seed)."""
+    print(f"\n--pairing auto against static, median of {RUNS} alternating runs, 2 workers each")
+    print("| book | size | static (s) | auto (s) | auto / static |")
+    print("|---|---|---|---|---|")
+    for name in ("manga", "comic"):
+        book = os.path.join(WORK, "corpus", name)
+        for size in (["--size", "x300"], []):
+            times = {"static": [], "auto": []}
+            for _ in range(RUNS):
+                for mode in ("static", "auto"):
+                    out = os.path.join(WORK, "out", "pairing", mode)
+                    shutil.rmtree(out, ignore_errors=True)
+                    wall, _ = measure([MIHIRAKI, "render", book, "-o", out, "--jobs", "2", "--quiet",
+                                       "--pairing", mode] + size)
+                    times[mode].append(wall)
+            static, auto = statistics.median(times["static"]), statistics.median(times["auto"])
+            print(f"| {name} | {size[1] if size else 'full'} | {static:.2f} | {auto:.2f} | {auto / static:.2f}x |")
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench-pairing"), "--seed", "4",
+                    "--binary", MIHIRAKI], check=True)
+
+
 def main():
     tools = ["mihiraki", "vips", "pillow", "magick"]
     if os.environ.get("BENCH_TOOLS"):
         tools = os.environ["BENCH_TOOLS"].split(",")
-    parts = set((os.environ.get("BENCH_ONLY") or "books,thumbs,profile,scaling,compare,archive,library,server").split(","))
+    parts = set((os.environ.get("BENCH_ONLY") or "books,thumbs,profile,scaling,compare,archive,library,server,pairing").split(","))
     print(f"machine: {os.cpu_count()} CPUs, {open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}")
     if "books" in parts:
         for name in ("manga", "comic"):
@@ -291,6 +315,8 @@ def main():
         library_bench()
     if "server" in parts:
         server_bench()
+    if "pairing" in parts:
+        pairing_bench()
 
 
 if __name__ == "__main__":
