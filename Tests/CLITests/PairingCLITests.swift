@@ -44,7 +44,7 @@ struct PairingCLITests {
     func findsAndRepairs() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let labels = try Self.makeSet(folder, seed: 7, books: 6)
+        let labels = try Self.makeSet(folder, seed: 7, books: 4)
         var found = 0, total = 0
         for book in labels.books {
             let path = folder.path + "/" + book.name

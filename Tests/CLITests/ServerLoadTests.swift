@@ -148,7 +148,7 @@ struct ServerLoadTests {
     func shutdownDuringConnectionBurst() throws {
         let library = try ServedLibrary()
         defer { library.remove() }
-        for round in 0..<8 {
+        for round in 0..<6 {
             let server = try RunningServer(root: library.root)
             let port = server.port
             let opened = Mutex<[Int32]>([])
