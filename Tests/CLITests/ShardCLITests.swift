@@ -165,17 +165,26 @@ struct ShardCLITests {
 
         // Catch the first writer while one of its temporaries exists, hold it there,
         // and let a second run start (and clean up) in the same folder.
+        // A temporary lives only while a file is written, so a writer can
+        // finish between two looks: it is started again, up to five times.
         let out = folder.path + "/paused"
-        let first = try startMihiraki(["render"] + all + ["-o", out] + options)
+        var first = try startMihiraki(["render"] + all + ["-o", out] + options)
         var caught = false
-        while first.isRunning && !caught {
-            Thread.sleep(forTimeInterval: 0.004)
-            kill(first.processIdentifier, SIGSTOP)
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: out + "/noise")) ?? []
-            caught = names.contains { $0.hasSuffix(".tmp") }
-            if !caught { kill(first.processIdentifier, SIGCONT) }
+        for attempt in 1...5 where !caught {
+            if attempt > 1 {
+                first.waitUntilExit()
+                try? FileManager.default.removeItem(atPath: out)
+                first = try startMihiraki(["render"] + all + ["-o", out] + options)
+            }
+            while first.isRunning && !caught {
+                Thread.sleep(forTimeInterval: 0.001)
+                kill(first.processIdentifier, SIGSTOP)
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: out + "/noise")) ?? []
+                caught = names.contains { $0.hasSuffix(".tmp") }
+                if !caught { kill(first.processIdentifier, SIGCONT) }
+            }
         }
-        #expect(caught, "the first writer finished before a temporary was caught")
+        #expect(caught, "five writers finished before a temporary was caught")
         let second = try mihiraki(["render"] + all + ["-o", out] + options)
         #expect(second.status == 0)
         kill(first.processIdentifier, SIGCONT)

@@ -140,6 +140,19 @@ struct BadInputTests {
         #expect(try Book.load(Fixtures.testImages.appendingPathComponent("lying-zips/valid.cbz").path).images.count == 4)
     }
 
+    @Test("An entry whose deflate stream ends early is one error naming it, not a hang (found by fuzzing)",
+          .timeLimit(.minutes(1)))
+    func deflateEndsEarly() throws {
+        // ZIPFoundation 0.9.20 spun for ever on this EPUB's package document
+        // (its inflate loop never sees the stream end); Mihiraki reads
+        // entries itself now, bounded by their stored sizes.
+        let path = Fixtures.testImages.appendingPathComponent("fuzz-regressions/archive-deflate-ends-early.cbz").path
+        #expect { _ = try Book.load(path) } throws: { error in
+            let error = error as? MihirakiError
+            return error?.path == path + ":EPUB/package.opf" && error?.message == "entry is damaged (its deflate stream is broken)"
+        }
+    }
+
     @Test("A book with no pages, and an archive entry named ../../evil.png, are handled")
     func booksAndArchives() throws {
         let folder = try TemporaryFolder()

@@ -265,6 +265,12 @@ void mh_color_transform_convert(mh_color_transform *transform, const void *sourc
 /// (0 to start).
 uint32_t mh_crc32(uint32_t crc, const void *data, size_t size);
 
+/// Inflates a raw deflate stream (a ZIP entry's data) into `dst`, at most
+/// `dst_size` bytes; `*produced` gets how many. 0 when the stream is whole and
+/// fits, 1 when it is damaged or longer, -1 when out of memory. Bounded: it
+/// never reads past `src_size` nor writes past `dst_size`.
+int mh_inflate_raw(const void *src, size_t src_size, void *dst, size_t dst_size, size_t *produced);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,11 @@ struct ZIPDirectory {
     var needsLibarchive = false
     /// Entries the directory names, directories included.
     private(set) var entryCount = 0
+    /// Where each entry's data starts (after its local header), in central
+    /// directory order: Mihiraki reads entries itself, bounded by these.
+    private(set) var dataOffsets: [Int] = []
+    /// The archive's size in bytes.
+    private(set) var fileSize = 0
 
     /// Reads and checks the end record, the directory and every local header.
     /// - Throws: ``MihirakiError`` (`.badBook`, naming the archive) when they disagree.
@@ -27,6 +32,7 @@ struct ZIPDirectory {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw MihirakiError(.io, path: path, "cannot stat: \(FileSystem.errnoText())") }
         let fileSize = Int(info.st_size)
+        self.fileSize = fileSize
         func damaged(_ what: String) -> MihirakiError { MihirakiError(.badBook, path: path, "a damaged ZIP archive: " + what) }
         func read(_ offset: Int, _ count: Int) -> [UInt8]? {
             guard offset >= 0, count >= 0, offset + count <= fileSize else { return nil }
@@ -85,6 +91,7 @@ struct ZIPDirectory {
                   read(localOffset + 30, local.u16(26)) == name else {
                 throw damaged("entry \(index + 1) (\(String(decoding: name, as: UTF8.self).prefix(80))) has no local header of its name")
             }
+            dataOffsets.append(localOffset + 30 + local.u16(26) + local.u16(28))
             if flags & 1 != 0 { hasEncryptedEntries = true }
             if method != 0 && method != 8 { needsLibarchive = true }
             record = next

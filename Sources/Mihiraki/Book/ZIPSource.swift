@@ -1,22 +1,31 @@
 import Foundation
-import Synchronization
+import MihirakiCodecs
 import ZIPFoundation
 
-/// A `.cbz`/`.zip` book. ZIPFoundation's `Archive` is not thread-safe, so reads
-/// are serialised; they are cheap next to decoding (page entries are usually
-/// stored, not deflated).
+/// A `.cbz`/`.zip` book. ZIPFoundation lists the entries; Mihiraki reads
+/// each entry itself (`pread` of its data, libdeflate for deflate, the CRC
+/// checked), bounded by the sizes ``ZIPDirectory`` checked: ZIPFoundation
+/// 0.9.20's inflate loop spins for ever on a deflate stream that ends early
+/// (found by fuzzing), and lets zlib read past its chunk.
 final class ZIPSource: BookSource, Sendable {
     /// An entry larger than this is refused rather than inflated into memory.
     static let maxEntryBytes: UInt64 = 1 << 30
 
-    let path: String
-    /// ZIPFoundation's reader and its entries by name, one caller at a time
-    /// (neither is Sendable).
-    private let reader: Mutex<(archive: Archive, entries: [String: Entry])>
-    /// Each entry's stored size and CRC-32, readable without the lock.
-    private let stored: [String: (size: UInt64, crc: UInt32)]
+    /// What reading one entry needs.
+    struct Stored: Sendable {
+        var size: UInt64
+        var crc: UInt32
+        var compressedSize: UInt64
+        var deflated: Bool
+        var dataOffset: Int
+    }
 
-    init(path: String) throws {
+    let path: String
+    /// Each entry by name.
+    private let stored: [String: Stored]
+    private let fileSize: Int
+
+    init(path: String, directory: ZIPDirectory) throws {
         self.path = path
         let archive: Archive
         do {
@@ -24,14 +33,21 @@ final class ZIPSource: BookSource, Sendable {
         } catch {
             throw MihirakiError(.badBook, path: path, "not a readable ZIP archive", underlying: error)
         }
-        var entries: [String: Entry] = [:]
-        for entry in archive where entry.type == .file {
+        var stored: [String: Stored] = [:]
+        // ZIPFoundation lists the entries in central directory order, as ZIPDirectory read them.
+        for (index, entry) in archive.enumerated() where entry.type == .file {
+            guard index < directory.dataOffsets.count else {
+                throw MihirakiError(.badBook, path: path, "a damaged ZIP archive: its entries cannot be listed")
+            }
             // The first of duplicate names wins, as unzip tools do.
             let name = entryPath(entry.path)
-            if entries[name] == nil { entries[name] = entry }
+            if stored[name] == nil {
+                stored[name] = Stored(size: entry.uncompressedSize, crc: entry.checksum, compressedSize: entry.compressedSize,
+                                      deflated: entry.isCompressed, dataOffset: directory.dataOffsets[index])
+            }
         }
-        stored = entries.mapValues { ($0.uncompressedSize, $0.checksum) }
-        reader = Mutex((archive, entries))
+        self.stored = stored
+        fileSize = directory.fileSize
     }
 
     func listFiles() throws -> [String] { Array(stored.keys) }
@@ -48,28 +64,24 @@ final class ZIPSource: BookSource, Sendable {
         guard let entry = stored[relativePath] else {
             throw MihirakiError(.io, path: displayPath(relativePath), "no such entry")
         }
-        guard entry.size <= Self.maxEntryBytes else {
+        guard entry.size <= Self.maxEntryBytes, entry.compressedSize <= Self.maxEntryBytes else {
             throw MihirakiError(.badPage, path: displayPath(relativePath), "entry is larger than 1 GiB")
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(entry.size))
-        do {
-            let checksum = try reader.withLock { reader in
-                try reader.archive.extract(reader.entries[relativePath]!, skipCRC32: false) { chunk in
-                // The declared size can lie; stop a bomb as it inflates.
-                guard UInt64(bytes.count + chunk.count) <= Self.maxEntryBytes else {
-                    throw MihirakiError(.badPage, path: self.displayPath(relativePath), "entry inflates past 1 GiB")
-                }
-                bytes.append(contentsOf: chunk)
-            } }
-            guard checksum == entry.crc else {
-                throw MihirakiError(.badPage, path: displayPath(relativePath), "entry is damaged (CRC mismatch)")
-            }
-        } catch let error as MihirakiError {
-            throw error
-        } catch {
-            throw MihirakiError(.badPage, path: displayPath(relativePath), "cannot extract: \(error)", underlying: error)
+        func damaged(_ what: String) -> MihirakiError {
+            MihirakiError(.badPage, path: displayPath(relativePath), "entry is damaged (\(what))")
         }
+        let compressedSize = Int(entry.compressedSize)
+        guard entry.dataOffset + compressedSize <= fileSize else { throw damaged("it runs past the end of the archive") }
+        let data = try FileSystem.readRange(path, offset: entry.dataOffset, count: compressedSize)
+        let bytes: [UInt8]
+        if entry.deflated {
+            guard let inflated = inflateRaw(data, size: Int(entry.size)) else { throw damaged("its deflate stream is broken") }
+            bytes = inflated
+        } else {
+            guard entry.size == entry.compressedSize else { throw damaged("its sizes disagree") }
+            bytes = data
+        }
+        guard crc32(bytes) == entry.crc else { throw damaged("CRC mismatch") }
         return bytes
     }
 
@@ -87,6 +99,6 @@ extension BookKind {
         if directory.hasEncryptedEntries {
             throw MihirakiError(.badBook, path: path, "an encrypted ZIP archive: Mihiraki cannot read encrypted entries")
         }
-        return directory.needsLibarchive ? try SequentialArchiveSource(path: path) : try ZIPSource(path: path)
+        return directory.needsLibarchive ? try SequentialArchiveSource(path: path) : try ZIPSource(path: path, directory: directory)
     }
 }
