@@ -89,8 +89,8 @@ final class ZIPSource: BookSource, Sendable {
 }
 
 extension BookKind {
-    /// ZIP (`.cbz`): read in place, entry by entry, with ZIPFoundation; one
-    /// whose entries ZIPFoundation cannot inflate is read with libarchive.
+    /// ZIP (`.cbz`): read in place, entry by entry (``ZIPSource``); one whose
+    /// entries are neither stored nor deflated is read with libarchive.
     package static let zip = BookKind(
         name: "ZIP", extensions: ["cbz", "zip"],
         signatures: [.bytes([0x50, 0x4B, 0x03, 0x04]), .bytes([0x50, 0x4B, 0x05, 0x06])]
