@@ -15,18 +15,14 @@ package func crc32(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) 
 /// Inflates a raw deflate stream that must give exactly `size` bytes (a ZIP
 /// entry of known size); nil when it is damaged, shorter or longer.
 package func inflateRaw(_ compressed: [UInt8], size: Int) -> [UInt8]? {
-    guard size > 0 else { return compressed.isEmpty || inflateRawIsEmpty(compressed) ? [] : nil }
+    // An empty entry may be stored as no bytes at all, which is no deflate stream.
+    if size == 0 && compressed.isEmpty { return [] }
     var produced = 0
     var failed = false
-    let output = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+    // At least one byte, so the buffer has an address even for an empty entry.
+    let output = [UInt8](unsafeUninitializedCapacity: max(size, 1)) { buffer, count in
         failed = compressed.withUnsafeBytes { mh_inflate_raw($0.baseAddress, $0.count, buffer.baseAddress, size, &produced) } != 0
         count = failed ? 0 : produced
     }
     return failed || produced != size ? nil : output
-}
-
-/// Whether a raw deflate stream holds nothing (an empty entry, deflated).
-private func inflateRawIsEmpty(_ compressed: [UInt8]) -> Bool {
-    var produced = 0, scratch: UInt8 = 0
-    return compressed.withUnsafeBytes { mh_inflate_raw($0.baseAddress, $0.count, &scratch, 1, &produced) } == 0 && produced == 0
 }

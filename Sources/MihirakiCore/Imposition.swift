@@ -33,11 +33,11 @@ package enum Imposition {
     /// The blanks automatic pairing inserts (SPEC §2, "Repair"): for each
     /// split in reading order (given by its first page) that the spreads would
     /// break, a blank before its first page, kept only if the pair then shares
-    /// a spread. The result maps each split to the page the blank went before,
-    /// or nil when none was needed or none helps. In single layout nothing changes.
+    /// a spread. `repaired` holds the splits that got one. In single layout
+    /// nothing changes.
     package static func repairs(pageCount: Int, widePages: Set<Int> = [], options: ImpositionOptions,
-                                splits: [Int]) -> (blankBefore: Set<Int>, repaired: [Int: Int]) {
-        var blankBefore = options.blankBefore, repaired: [Int: Int] = [:]
+                                splits: [Int]) -> (blankBefore: Set<Int>, repaired: Set<Int>) {
+        var blankBefore = options.blankBefore, repaired = Set<Int>()
         guard options.layout == .spread else { return (blankBefore, repaired) }
         func together(_ first: Int, _ blanks: Set<Int>) -> Bool {
             leftToRightSpreads(pageCount: pageCount, widePages: widePages, soloPages: options.soloPages,
@@ -48,7 +48,7 @@ package enum Imposition {
             let tried = blankBefore.union([first])
             if together(first, tried) {
                 blankBefore = tried
-                repaired[first] = first
+                repaired.insert(first)
             }
         }
         return (blankBefore, repaired)

@@ -45,24 +45,10 @@ enum SeamScore {
     static func levels(_ a: [Int32], _ b: [Int32]) -> Int? {
         let n = min(a.count, b.count)
         guard n > 4 * maxShift else { return nil }
-        var best: Int?
-        for shift in -maxShift...maxShift {
-            let start = maxShift, end = n - maxShift
-            var sumA: Int64 = 0, sumB: Int64 = 0
-            for y in start..<end { sumA += Int64(a[y]); sumB += Int64(b[y + shift]) }
-            let count = Int64(end - start)
-            var cross = 0.0, energyA = 0.0, energyB = 0.0
-            for y in start..<end {
-                let da = Double(Int64(a[y]) * count - sumA), db = Double(Int64(b[y + shift]) * count - sumB)
-                cross += da * db
-                energyA += da * da
-                energyB += db * db
-            }
-            guard energyA > 0, energyB > 0 else { continue }
-            let r = Int((cross / (energyA.squareRoot() * energyB.squareRoot()) * 1000).rounded())
-            best = max(best ?? r, r)
-        }
-        return best
+        let range = maxShift..<(n - maxShift)
+        let centredA = centred(a, range)
+        guard centredA.energy > 0 else { return nil }
+        return (-maxShift...maxShift).compactMap { correlation(a, centredA, b, range, shift: $0) }.max()
     }
 
     /// The score of edge `a` meeting edge `b` (gradients from ``gradient(_:)``),
@@ -72,46 +58,49 @@ enum SeamScore {
         guard n > 2 * maxShift + blocks else { return nil }
         let margin = maxShift + 3
         let span = (n - 2 * margin) / blocks
-        let length = Int64(span)
-        /// `length ×` the sum of squares about the mean (`length²` times the centred energy).
-        func centred(_ sum: Int64, _ squares: Int64) -> Int64 { length * squares - sum * sum }
+        let flat = flatEnergy * Int64(span) * Int64(span)
         var results: [Int] = []
         for block in 0..<blocks {
-            let start = margin + block * span, end = start + span
+            let range = (margin + block * span)..<(margin + (block + 1) * span)
             // Each block is taken about its own mean: a smooth ramp (a
             // vignette, a gradient fill) carries no detail to match.
-            var sumA: Int64 = 0, squaresA: Int64 = 0, sumB: Int64 = 0, squaresB: Int64 = 0
-            for y in start..<end {
-                sumA += Int64(a[y]); squaresA += Int64(a[y]) * Int64(a[y])
-                sumB += Int64(b[y]); squaresB += Int64(b[y]) * Int64(b[y])
-            }
-            let energyA = centred(sumA, squaresA)
-            let flatA = energyA < flatEnergy * length * length
-            let flatB = centred(sumB, squaresB) < flatEnergy * length * length
+            let centredA = centred(a, range)
+            let flatA = centredA.energy < flat, flatB = centred(b, range).energy < flat
             if flatA && flatB { continue }
             if flatA || flatB {
                 results.append(0)
                 continue
             }
-            var best = -1000
-            for shift in -maxShift...maxShift {
-                var cross: Int64 = 0, sumShifted: Int64 = 0, squaresShifted: Int64 = 0
-                for y in start..<end {
-                    let other = Int64(b[y + shift])
-                    cross += Int64(a[y]) * other
-                    sumShifted += other
-                    squaresShifted += other * other
-                }
-                let energyShifted = centred(sumShifted, squaresShifted)
-                guard energyShifted > 0 else { continue }
-                let covariance = Double(length * cross - sumA * sumShifted)
-                let ncc = covariance / (Double(energyA).squareRoot() * Double(energyShifted).squareRoot())
-                best = max(best, Int((ncc * 1000).rounded()))
-            }
-            results.append(best)
+            results.append((-maxShift...maxShift).compactMap { correlation(a, centredA, b, range, shift: $0) }.max() ?? -1000)
         }
         guard results.count >= minimumBlocks else { return nil }
         let kept = results.sorted(by: >).prefix(results.count - results.count / 4)
         return kept.reduce(0, +) / kept.count
+    }
+
+    /// The sum of `values` over `range`, and `range.count ×` their sum of
+    /// squares about the mean (exact integers).
+    private static func centred(_ values: [Int32], _ range: Range<Int>, shift: Int = 0) -> (sum: Int64, energy: Int64) {
+        var sum: Int64 = 0, squares: Int64 = 0
+        for y in range {
+            let value = Int64(values[y + shift])
+            sum += value
+            squares += value * value
+        }
+        return (sum, Int64(range.count) * squares - sum * sum)
+    }
+
+    /// The correlation of `a[y]` with `b[y + shift]` over `range`, each about
+    /// its own mean, in thousandths; nil when `b` is constant there.
+    /// `centredA` is ``centred(_:_:shift:)`` of `a` over `range`.
+    private static func correlation(_ a: [Int32], _ centredA: (sum: Int64, energy: Int64), _ b: [Int32],
+                                    _ range: Range<Int>, shift: Int) -> Int? {
+        let centredB = centred(b, range, shift: shift)
+        guard centredB.energy > 0 else { return nil }
+        var cross: Int64 = 0
+        for y in range { cross += Int64(a[y]) * Int64(b[y + shift]) }
+        let covariance = Double(Int64(range.count) * cross - centredA.sum * centredB.sum)
+        let ncc = covariance / (Double(centredA.energy).squareRoot() * Double(centredB.energy).squareRoot())
+        return Int((ncc * 1000).rounded())
     }
 }

@@ -9,8 +9,8 @@ struct Split: Hashable, Sendable {
     var score: Int
     /// How far it beat the best pairing either page has with any other page nearby, in thousandths.
     var margin: Int
-    /// The blank inserted before `first` to keep the pair on one spread, if one was needed.
-    var blankBefore: Int?
+    /// Whether a blank was inserted before `first` to keep the pair on one spread.
+    var needsBlank = false
 
     var second: Int { first + 1 }
 }

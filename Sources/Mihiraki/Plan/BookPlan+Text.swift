@@ -17,7 +17,7 @@ extension BookPlan {
         for split in decisions.splits {
             var line = "# pages \(split.first)+\(split.second): one artwork (score \(Self.thousandths(split.score)), "
                 + "margin \(Self.thousandths(split.margin)))"
-            if let blank = split.blankBefore { line += "; a blank before page \(blank) keeps them together" }
+            if split.needsBlank { line += "; a blank before page \(split.first) keeps them together" }
             lines.append(line)
         }
         return lines.map { $0 + "\n" }.joined()
@@ -44,7 +44,7 @@ extension BookPlan {
                                               rect: [rect.x, rect.y, rect.width, rect.height])
                      })
                  })
-        if decisions.pairing == .auto {
+        if options.pairing == .auto {
             manifest.pairing = .auto
             manifest.splits = decisions.splits.map { [$0.first, $0.second] }
         }

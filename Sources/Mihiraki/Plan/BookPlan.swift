@@ -86,9 +86,7 @@ public struct BookPlan: Sendable {
         let results = ParallelMap.run(pages.count, jobs: jobs) { index -> Result<PageEdges?, MihirakiError> in
             let page = pages[index]
             do {
-                return .success(try MihirakiError.wrapping(path: book.displayPath(page)) {
-                    try PageEdges.read(try book.read(page), maxPixels: options.maxPixels)
-                })
+                return .success(try PageEdges.read(try book.read(page), maxPixels: options.maxPixels))
             } catch {
                 return .failure(MihirakiError.from(error, path: book.displayPath(page)))
             }
@@ -162,11 +160,10 @@ public struct BookPlan: Sendable {
             let repair = Imposition.repairs(pageCount: headers.count, widePages: Set(wide.keys), options: imposition,
                                             splits: splits.map(\.first))
             imposition.blankBefore = repair.blankBefore
-            for index in splits.indices { splits[index].blankBefore = repair.repaired[splits[index].first] }
+            for index in splits.indices { splits[index].needsBlank = repair.repaired.contains(splits[index].first) }
         }
         decisions = Decisions(direction: direction, directionOrigin: directionOrigin, cover: cover,
-                              coverOrigin: coverOrigin, deleted: deleted, wide: wide,
-                              pairing: options.pairing, splits: splits)
+                              coverOrigin: coverOrigin, deleted: deleted, wide: wide, splits: splits)
 
         // A FrontCover keeps page 1 alone even if pairing would not (it already
         // is with the default cover, and --cover paired is a flag that wins).

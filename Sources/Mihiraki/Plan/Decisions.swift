@@ -19,8 +19,6 @@ struct Decisions: Hashable, Sendable {
     var deleted: [String]
     /// Wide pages (numbers after deletions) and why each is wide.
     var wide: [Int: Origin]
-    /// Whether pages were paired from their pixels too.
-    var pairing: PairingMode = .static
     /// With automatic pairing: every split found, in reading order.
     var splits: [Split] = []
 }
