@@ -10,6 +10,8 @@ document, a spine), the kinds Mihiraki meets:
   converter.epub   converter output with no layout declared: the cover in an
                    SVG wrapper, then XHTML pages whose pictures (0_0.png, …)
                    sort before cover.jpeg
+  sides-ltr.epub   EPUB 3 pre-paginated, left to right: page 1 declared on the
+                   left, page 4 centred (shown alone), page 6 on the left
   novel.epub       a reflowable book: a cover picture, then chapters of text
   drm.epub         a picture book whose META-INF/encryption.xml names a page
 
@@ -100,6 +102,18 @@ files.append(("OEBPS/Text/nav.xhtml", b'<html xmlns="http://www.w3.org/1999/xhtm
 refs += '<itemref idref="nav" linear="no"/>'
 files.append(("OEBPS/content.opf", opf("3.0", "", items, "", refs)))
 write("converter.epub", "OEBPS/content.opf", files)
+
+# sides-ltr: page images straight in the spine; properties with and without the rendition: prefix.
+files, items, refs = [], "", ""
+for i in range(1, 9):
+    files.append((f"OEBPS/{i}.png", picture(i)))
+    items += f'<item id="i{i}" href="{i}.png" media-type="image/png"/>'
+    side = {1: ' properties="page-spread-left"', 4: ' properties="rendition:page-spread-center"',
+            6: ' properties="rendition:page-spread-left"'}.get(i, "")
+    refs += f'<itemref idref="i{i}"{side}/>'
+files.append(("OEBPS/content.opf", opf("3.0", '<meta property="rendition:layout">pre-paginated</meta>', items,
+                                       ' page-progression-direction="ltr"', refs)))
+write("sides-ltr.epub", "OEBPS/content.opf", files)
 
 # novel: a cover picture page, then text.
 files = [("EPUB/cover.png", picture(1)), ("EPUB/cover.xhtml", xhtml_img("cover.png", "cover")),

@@ -30,13 +30,59 @@ package enum Imposition {
         return spreads
     }
 
+    /// The cover and blanks that put pages on the sides their book declares
+    /// (an EPUB's `page-spread-left/right`, SPEC §1b): page 1's side decides
+    /// the cover unless `coverIsChosen`; every later page gets a blank before
+    /// it when it would fall on the other side, so the fewest blanks are
+    /// inserted. Wide and solo pages are shown alone and have no side. In
+    /// single layout nothing changes. `options.blankBefore` is kept.
+    package static func placing(sides: [Int: PageSide], pageCount: Int, widePages: Set<Int> = [],
+                                options: ImpositionOptions, coverIsChosen: Bool) -> (cover: CoverMode, blankBefore: Set<Int>) {
+        var cover = options.cover, blankBefore = options.blankBefore
+        guard options.layout == .spread else { return (cover, blankBefore) }
+        // Page 1 on the right of a left-to-right book is a lone cover; mirrored in right to left.
+        if !coverIsChosen, let first = sides[1], !widePages.contains(1), !options.soloPages.contains(1) {
+            cover = (first == .right) == (options.direction == .ltr) ? .alone : .paired
+        }
+        for page in sides.keys.sorted() where page > 1 && page <= pageCount {
+            var tried = options
+            tried.cover = cover
+            tried.blankBefore = blankBefore
+            if !sidesHold([page: sides[page]!], pageCount: pageCount, widePages: widePages, options: tried) {
+                tried.blankBefore.insert(page)
+                if sidesHold([page: sides[page]!], pageCount: pageCount, widePages: widePages, options: tried) {
+                    blankBefore.insert(page)
+                }
+            }
+        }
+        return (cover, blankBefore)
+    }
+
+    /// Whether every page of `sides` that shares a spread with another slot is on its side.
+    package static func sidesHold(_ sides: [Int: PageSide], pageCount: Int, widePages: Set<Int> = [],
+                                  options: ImpositionOptions) -> Bool {
+        guard !sides.isEmpty, options.layout == .spread else { return true }
+        var actual: [Int: PageSide] = [:]
+        for spread in leftToRightSpreads(pageCount: pageCount, widePages: widePages, soloPages: options.soloPages,
+                                         blankBefore: options.blankBefore, cover: options.cover,
+                                         backCover: options.backCover) {
+            guard case .pair(let left, let right) = spread else { continue }
+            let mirrored = options.direction == .rtl
+            if case .page(let page) = left { actual[page] = mirrored ? .right : .left }
+            if case .page(let page) = right { actual[page] = mirrored ? .left : .right }
+        }
+        return sides.allSatisfy { page, side in actual[page].map { $0 == side } ?? true }
+    }
+
     /// The blanks automatic pairing inserts (SPEC §2, "Repair"): for each
     /// split in reading order (given by its first page) that the spreads would
     /// break, a blank before its first page, kept only if the pair then shares
     /// a spread. `repaired` holds the splits that got one. In single layout
     /// nothing changes.
+    /// A blank that would move a page of `sides` (the book's declarations) off
+    /// its side is not inserted: declarations come first.
     package static func repairs(pageCount: Int, widePages: Set<Int> = [], options: ImpositionOptions,
-                                splits: [Int]) -> (blankBefore: Set<Int>, repaired: Set<Int>) {
+                                splits: [Int], sides: [Int: PageSide] = [:]) -> (blankBefore: Set<Int>, repaired: Set<Int>) {
         var blankBefore = options.blankBefore, repaired = Set<Int>()
         guard options.layout == .spread else { return (blankBefore, repaired) }
         func together(_ first: Int, _ blanks: Set<Int>) -> Bool {
@@ -46,7 +92,10 @@ package enum Imposition {
         }
         for first in splits.sorted() where !together(first, blankBefore) {
             let tried = blankBefore.union([first])
-            if together(first, tried) {
+            var triedOptions = options
+            triedOptions.blankBefore = tried
+            if together(first, tried)
+                && sidesHold(sides, pageCount: pageCount, widePages: widePages, options: triedOptions) {
                 blankBefore = tried
                 repaired.insert(first)
             }

@@ -41,6 +41,12 @@ public enum PairingMode: String, CaseIterable, Codable, Sendable {
     case auto
 }
 
+/// The side of a spread a book declares for one of its pages (an EPUB's
+/// `page-spread-left` / `page-spread-right`), as the reader sees it.
+package enum PageSide: String, Hashable, Sendable {
+    case left, right
+}
+
 /// How a page fills its slot.
 public enum FitMode: String, CaseIterable, Sendable {
     /// Aspect-fit: the whole page visible, scaled up or down.

@@ -27,8 +27,8 @@ public struct Book: Sendable {
     public var warnings: [MihirakiError]
     /// Where `ComicInfo.xml` is in the book, when it has one (readable or not).
     var comicInfoPath: String?
-    /// The reading direction the book declares itself (an EPUB's spine).
-    var declaredDirection: ReadingDirection? { storage.declaredDirection }
+    /// What the book file declares about its layout (an EPUB's spine).
+    var declarations: BookDeclarations? { storage.declarations }
 
     let storage: any BookSource
 

@@ -23,15 +23,31 @@ protocol BookSource: Sendable {
     /// The pages in the order the book itself declares (an EPUB's spine), or
     /// `nil`: then every image file is a page, in natural order of its path.
     func readingOrder() throws -> [String]?
-    /// The reading direction the book itself declares (an EPUB's spine), if any.
-    var declaredDirection: ReadingDirection? { get }
+    /// What the book file says about its own layout (an EPUB's spine, a
+    /// PDF's catalog); `nil` for folders and comic archives.
+    var declarations: BookDeclarations? { get }
+}
+
+/// What a book file declares about its layout (SPEC §1b), applied before the
+/// command line's flags, which come after and win.
+struct BookDeclarations: Sendable {
+    /// Where the declarations were read, as `plan --explain` names it.
+    var origin: Origin
+    /// The reading direction (an EPUB spine's `page-progression-direction`).
+    var direction: ReadingDirection? = nil
+    /// Whether the first page stands alone (a PDF's `/PageLayout`).
+    var cover: CoverMode? = nil
+    /// Pages (by source path) declared on one side of their spread.
+    var sides: [String: PageSide] = [:]
+    /// Pages (by source path) declared to be shown alone, drawn as a wide page is.
+    var alone: Set<String> = []
 }
 
 extension BookSource {
     func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] { try read(relativePath) }
     func wholeChecksum() throws -> (size: Int, crc: UInt32)? { nil }
     func readingOrder() throws -> [String]? { nil }
-    var declaredDirection: ReadingDirection? { nil }
+    var declarations: BookDeclarations? { nil }
 }
 
 /// An archive entry's name as a book path: `.` and empty components dropped,

@@ -15,8 +15,8 @@ final class EPUBSource: BookSource, Sendable {
     private let archive: any BookSource
     /// Page entries in spine order.
     let pages: [String]
-    /// `rtl` or `ltr` from the spine; `nil` when it says `default` or nothing.
-    let direction: ReadingDirection?
+    /// The spine's direction and the pages' sides.
+    let declarations: BookDeclarations?
     let path: String
 
     init(path: String) throws {
@@ -42,7 +42,8 @@ final class EPUBSource: BookSource, Sendable {
                 items[id] = (Self.resolve(href, against: opfPath), element.attributes["media-type"] ?? "")
             }
         }
-        direction = opf.first { $0.name == "spine" }?.attributes["page-progression-direction"]
+        var declared = BookDeclarations(origin: .epubSpine)
+        declared.direction = opf.first { $0.name == "spine" }?.attributes["page-progression-direction"]
             .flatMap(ReadingDirection.init(rawValue:))
 
         var pages: [String] = [], firstText: String?
@@ -50,13 +51,26 @@ final class EPUBSource: BookSource, Sendable {
             guard let idref = itemref.attributes["idref"], let item = items[idref] else {
                 throw bad("the spine names an item the manifest does not have")
             }
+            let page: String
             if item.type.hasPrefix("image/") {
-                pages.append(item.href)
+                page = item.href
             } else if let image = try Self.soleImage(in: read(item.href), of: item.href) {
                 guard files.contains(image) else { throw bad("\(item.href) shows \(image), which is not in the book") }
-                pages.append(image)
-            } else if firstText == nil {
-                firstText = item.href
+                page = image
+            } else {
+                if firstText == nil { firstText = item.href }
+                continue
+            }
+            pages.append(page)
+            // Properties, with or without the rendition: prefix (EPUB 3.3 §4.3.2 and the fixed-layout vocabulary).
+            let properties = Set((itemref.attributes["properties"] ?? "").split(whereSeparator: \.isWhitespace)
+                .map { $0.split(separator: ":").last.map(String.init) ?? "" })
+            if properties.contains("page-spread-center") || properties.contains("spread-none") {
+                declared.alone.insert(page)
+            } else if properties.contains("page-spread-left") {
+                declared.sides[page] = .left
+            } else if properties.contains("page-spread-right") {
+                declared.sides[page] = .right
             }
         }
         // Any page of text: the book is not pictures, and showing only its
@@ -75,6 +89,7 @@ final class EPUBSource: BookSource, Sendable {
             }
         }
         self.pages = pages
+        declarations = declared
     }
 
     func listFiles() throws -> [String] { try archive.listFiles() }
@@ -84,7 +99,6 @@ final class EPUBSource: BookSource, Sendable {
     func checksum(_ relativePath: String) throws -> (size: Int, crc: UInt32) { try archive.checksum(relativePath) }
     func wholeChecksum() throws -> (size: Int, crc: UInt32)? { try archive.wholeChecksum() }
     func readingOrder() throws -> [String]? { pages }
-    var declaredDirection: ReadingDirection? { direction }
 
     /// One element of an XML document: its local name (no prefix) and attributes (local names too).
     struct Element {

@@ -13,6 +13,11 @@ extension BookPlan {
         for page in decisions.wide.keys.sorted() {
             lines.append("# page \(page) wide (\(decisions.wide[page]!.rawValue)): \(pages[page - 1].source)")
         }
+        for page in decisions.sides.keys.sorted() {
+            let declared = decisions.sides[page]!
+            lines.append("# page \(page) on the \(declared.side.rawValue) (\(declared.origin.rawValue)): \(pages[page - 1].source)"
+                + (declared.blankBefore ? "; a blank before it puts it there" : ""))
+        }
         for source in decisions.deleted { lines.append("# deleted (ComicInfo.xml): \(source)") }
         for split in decisions.splits {
             var line = "# pages \(split.first)+\(split.second): one artwork (score \(Self.thousandths(split.score)), "

@@ -130,19 +130,28 @@ public struct BookPlan: Sendable {
         self.frontCover = frontCover
         self.edges = edges
 
+        let declared = book.declarations
         let direction: ReadingDirection, directionOrigin: Origin
         switch (options.direction, book.comicInfo?.direction) {
         case (let chosen?, _): (direction, directionOrigin) = (chosen, .flag)
         case (nil, .rightToLeft?): (direction, directionOrigin) = (.rtl, .comicInfo)
         case (nil, .leftToRight?): (direction, directionOrigin) = (.ltr, .comicInfo)
         case (nil, nil):
-            (direction, directionOrigin) = book.declaredDirection.map { ($0, .epubSpine) } ?? (.ltr, .default)
+            if let declared, let chosen = declared.direction {
+                (direction, directionOrigin) = (chosen, declared.origin)
+            } else {
+                (direction, directionOrigin) = (.ltr, .default)
+            }
         }
-        let cover: CoverMode, coverOrigin: Origin
+        var cover: CoverMode, coverOrigin: Origin
         if let chosen = options.cover {
             (cover, coverOrigin) = (chosen, .flag)
+        } else if frontCover {
+            (cover, coverOrigin) = (.alone, .comicInfo)
+        } else if let declared, let chosen = declared.cover {
+            (cover, coverOrigin) = (chosen, declared.origin)
         } else {
-            (cover, coverOrigin) = (.alone, frontCover ? .comicInfo : .default)
+            (cover, coverOrigin) = (.alone, .default)
         }
         var wide: [Int: Origin] = [:]
         for (i, header) in headers.enumerated()
@@ -151,6 +160,27 @@ public struct BookPlan: Sendable {
         }
         for page in doublePages where page >= 1 && page <= pages.count { wide[page] = .comicInfo }
         var imposition = options.imposition(direction: direction, cover: cover)
+        // The book's own page sides, then the flags' blanks on top: flags come after declarations.
+        var sides: [Int: PageSide] = [:], declaredSides: [Int: DeclaredSide] = [:]
+        if let declared {
+            for (index, page) in pages.enumerated() {
+                if declared.alone.contains(page.source), wide[index + 1] == nil { wide[index + 1] = declared.origin }
+                if let side = declared.sides[page.source], wide[index + 1] == nil { sides[index + 1] = side }
+            }
+            var declaredOnly = imposition
+            declaredOnly.blankBefore = []
+            declaredOnly.soloPages = []
+            let placed = Imposition.placing(sides: sides, pageCount: headers.count, widePages: Set(wide.keys),
+                                            options: declaredOnly, coverIsChosen: coverOrigin != .default)
+            if placed.cover != cover { (cover, coverOrigin) = (placed.cover, declared.origin) }
+            if sides[1] != nil && coverOrigin == .default { coverOrigin = declared.origin }
+            imposition.cover = cover
+            imposition.blankBefore.formUnion(placed.blankBefore)
+            for (page, side) in sides {
+                declaredSides[page] = DeclaredSide(side: side, origin: declared.origin,
+                                                   blankBefore: placed.blankBefore.contains(page))
+            }
+        }
         var splits: [Split] = []
         if options.pairing == .auto, let edges, edges.count == headers.count {
             // Wide and solo pages are never part of a split; the flags and declarations come first.
@@ -158,12 +188,12 @@ public struct BookPlan: Sendable {
                 wide[page] == nil && !options.soloPages.contains(page)
             }
             let repair = Imposition.repairs(pageCount: headers.count, widePages: Set(wide.keys), options: imposition,
-                                            splits: splits.map(\.first))
+                                            splits: splits.map(\.first), sides: sides)
             imposition.blankBefore = repair.blankBefore
             for index in splits.indices { splits[index].needsBlank = repair.repaired.contains(splits[index].first) }
         }
         decisions = Decisions(direction: direction, directionOrigin: directionOrigin, cover: cover,
-                              coverOrigin: coverOrigin, deleted: deleted, wide: wide, splits: splits)
+                              coverOrigin: coverOrigin, deleted: deleted, wide: wide, sides: declaredSides, splits: splits)
 
         // A FrontCover keeps page 1 alone even if pairing would not (it already
         // is with the default cover, and --cover paired is a flag that wins).

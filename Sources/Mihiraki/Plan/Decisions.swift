@@ -5,6 +5,7 @@ enum Origin: String, Hashable, Sendable {
     case flag
     case comicInfo = "ComicInfo.xml"
     case epubSpine = "EPUB spine"
+    case pdfCatalog = "PDF catalog"
     case pageSize = "page size"
     case `default`
 }
@@ -19,6 +20,16 @@ struct Decisions: Hashable, Sendable {
     var deleted: [String]
     /// Wide pages (numbers after deletions) and why each is wide.
     var wide: [Int: Origin]
+    /// Pages the book puts on a side (numbers after deletions).
+    var sides: [Int: DeclaredSide] = [:]
     /// With automatic pairing: every split found, in reading order.
     var splits: [Split] = []
+}
+
+/// A page the book file puts on one side of its spread.
+struct DeclaredSide: Hashable, Sendable {
+    var side: PageSide
+    var origin: Origin
+    /// A blank was inserted before the page to put it there.
+    var blankBefore: Bool
 }
