@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -9,6 +9,14 @@ let package = Package(
         // What a request to `mihiraki serve` asks for, parsed; a product so the
         // fuzzers (a separate package) can reach it without the HTTP stack.
         .library(name: "MihirakiRequests", targets: ["MihirakiRequests"]),
+    ],
+    traits: [
+        // Vector and text PDF pages drawn by poppler (GPL-2.0-or-later). On by
+        // default; `--disable-default-traits` (or a dependency declared with
+        // `traits: []`) builds a library that links only permissive code,
+        // which reads picture PDFs and refuses other pages in one line.
+        .trait(name: "Poppler", description: "Rasterise PDF pages that are not one picture with poppler (GPL)"),
+        .default(enabledTraits: ["Poppler"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,6 +36,11 @@ let package = Package(
                 .linkedLibrary($0)
             }
         ),
+        // PDF structure, page boxes and a page's one picture, through qpdf
+        // (Apache-2.0); C++ behind a C face, no exception leaves it.
+        .target(name: "CMihirakiPDF", linkerSettings: [.linkedLibrary("qpdf")]),
+        // The PDF rasteriser: poppler (GPL), only with the trait Poppler.
+        .target(name: "CMihirakiPoppler", linkerSettings: [.linkedLibrary("poppler-cpp")]),
         // Pure value code: imposition, geometry, options, ComicInfo. No pixels, no I/O.
         .target(name: "MihirakiCore"),
         // Multiply-add kernels in C (SSE2 on x86-64, scalar elsewhere); the
@@ -36,11 +49,14 @@ let package = Package(
         // Pixel buffers and kernels: fill, blit, composite, resample.
         .target(name: "MihirakiRaster", dependencies: ["CMihirakiKernels"]),
         // Swift faces of the decoders and the PNG encoder.
-        .target(name: "MihirakiCodecs", dependencies: ["CMihirakiCodecs", "MihirakiRaster"]),
+        .target(name: "MihirakiCodecs", dependencies: [
+            "CMihirakiCodecs", "MihirakiRaster",
+            .target(name: "CMihirakiPoppler", condition: .when(traits: ["Poppler"])),
+        ]),
         // The library's front door: books, plans, rendering, comparison. Only its
         // own public API and the types Exports.swift names reach a client; the
         // inner modules share the rest with `package` access.
-        .target(name: "Mihiraki", dependencies: ["MihirakiCore", "MihirakiRaster", "MihirakiCodecs", "ZIPFoundation"]),
+        .target(name: "Mihiraki", dependencies: ["MihirakiCore", "MihirakiRaster", "MihirakiCodecs", "CMihirakiPDF", "ZIPFoundation"]),
         // Book ids and query parameters of `mihiraki serve`, parsed and checked:
         // pure code, no HTTP stack, fuzzed on its own.
         .target(name: "MihirakiRequests",
@@ -81,5 +97,6 @@ let package = Package(
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "CLITests", dependencies: ["mihiraki", "MihirakiTestSupport", "MihirakiCodecs", "MihirakiRaster"]),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

@@ -69,6 +69,11 @@ package struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
         .bmp, .tiff, .heic,
     ]
 
+    /// Formats only Mihiraki's own book readers produce (a PDF page's picture
+    /// samples, a PDF page to rasterise): decoded like the others, never
+    /// named to users, never taken for a page of a folder.
+    package static let inner: [ImageFormat] = [.pdfSamples, .pdfPage]
+
     /// The formats Mihiraki decodes.
     package static var readable: [ImageFormat] { all.filter(\.isDecodable) }
 
@@ -92,7 +97,7 @@ package struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
     /// Recognises the format from a file's leading bytes, or `nil`.
     package static func sniff<C: Collection<UInt8>>(_ bytes: C) -> ImageFormat? {
         let head = Array(bytes.prefix(16))
-        return all.first { $0.signatures.contains { $0.matches(head) } }
+        return (all + inner).first { $0.signatures.contains { $0.matches(head) } }
     }
 }
 

@@ -58,19 +58,25 @@ public enum PageDecoder {
     /// `width × channels` bytes. Pages with an EXIF rotation or interlacing
     /// are decoded whole first and then handed out the same way.
     ///
-    /// - Parameter atLeast: shrink-on-load: the page may be decoded smaller
-    ///   than stored, down to this upright size but never below it, where its
-    ///   format allows (JPEG's DCT scaling); `nil` decodes at full size. The
-    ///   pixel limit applies to the size the header claims.
+    /// - Parameters:
+    ///   - atLeast: shrink-on-load: the page may be decoded smaller
+    ///     than stored, down to this upright size but never below it, where its
+    ///     format allows (JPEG's DCT scaling); `nil` decodes at full size. The
+    ///     pixel limit applies to the size the header claims.
+    ///   - drawn: the size the page is drawn at; a page drawn at any size (a
+    ///     PDF page for the rasteriser) is decoded at exactly this size.
     /// - Throws: `CodecError` from the header, the pixel limit or any row.
     public static func withRows<T>(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels, colorManage: Bool = true,
-                                   atLeast: (width: Int, height: Int)? = nil,
+                                   atLeast: (width: Int, height: Int)? = nil, drawn: (width: Int, height: Int)? = nil,
                                    _ body: (_ width: Int, _ height: Int, _ channels: Int,
                                             _ nextRow: (UnsafeMutablePointer<UInt8>) throws -> Void) throws -> T) throws -> T {
         try open(bytes) { opened in
             try checkPixelLimit(width: opened.header.storedWidth, height: opened.header.storedHeight, maxPixels: maxPixels)
             var page = opened
-            if let atLeast {
+            if page.scalable, let drawn {
+                // Drawn at exactly the size it takes on the canvas: never resampled.
+                page = try page.reduced(toAtLeast: drawn.width, drawn.height)
+            } else if let atLeast {
                 let swaps = ExifOrientation.swapsAxes(opened.header.orientation)
                 page = try page.reduced(toAtLeast: swaps ? atLeast.height : atLeast.width,
                                         swaps ? atLeast.width : atLeast.height)
@@ -125,6 +131,10 @@ public enum PageDecoder {
         /// first row, for the smallest size it offers that is at least the
         /// given stored width and height, and returns the size it will deliver.
         var reduce: ((Int, Int) throws -> (width: Int, height: Int))? = nil
+        /// The page is drawn at whatever size is asked (a PDF page for the
+        /// rasteriser): shrink-on-load asks for exactly the drawn size, larger
+        /// or smaller than the stored one.
+        var scalable = false
         /// For pages whose colour management is the decoder's own business
         /// (CMYK through its profile): the page as `colorManaged()` gives it.
         var managed: (() -> OpenedPage)? = nil
@@ -144,7 +154,7 @@ public enum PageDecoder {
         /// least `width × height` (stored orientation); itself when the format
         /// offers none or the page is not larger than that.
         func reduced(toAtLeast width: Int, _ height: Int) throws -> OpenedPage {
-            guard let reduce, width < header.storedWidth || height < header.storedHeight else { return self }
+            guard let reduce, scalable || width < header.storedWidth || height < header.storedHeight else { return self }
             var page = self
             (page.header.storedWidth, page.header.storedHeight) = try reduce(max(width, 1), max(height, 1))
             page.reduce = nil

@@ -160,5 +160,5 @@ public struct Book: Sendable {
         return imageExtensions.contains(name[name.index(after: dot)...].lowercased())
     }
 
-    static func isImageSignature(_ head: [UInt8]) -> Bool { ImageFormat.sniff(head)?.isDecodable == true }
+    static func isImageSignature(_ head: [UInt8]) -> Bool { ImageFormat.sniff(head).map(ImageFormat.readable.contains) == true }
 }

@@ -20,7 +20,7 @@ package struct BookKind: Sendable {
     let open: @Sendable (_ path: String) throws -> any BookSource
 
     /// Every kind of book file, in the order errors list them. One line per kind.
-    package static let all: [BookKind] = [.epub, .zip, .rar, .sevenZip, .tar]
+    package static let all: [BookKind] = [.epub, .pdf, .zip, .rar, .sevenZip, .tar]
 
     /// Extensions of every kind of book file.
     package static var fileExtensions: Set<String> { Set(all.flatMap(\.extensions)) }

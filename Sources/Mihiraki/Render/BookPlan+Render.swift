@@ -90,7 +90,7 @@ extension BookPlan {
             // Lanczos pass all the detail the rectangle can show.
             let atLeast = (width: 2 * max(rect.width, 1), height: 2 * max(rect.height, 1))
             try PageDecoder.withRows(bytes, maxPixels: options.maxPixels, colorManage: options.colorManage,
-                                     atLeast: atLeast) { width, height, pageChannels, nextRow in
+                                     atLeast: atLeast, drawn: (max(rect.width, 1), max(rect.height, 1))) { width, height, pageChannels, nextRow in
                 let inside = rect.x >= 0 && rect.y >= 0 && rect.width > 0 && rect.height > 0
                     && rect.x + rect.width <= canvas.width && rect.y + rect.height <= canvas.height
                 var decoded = [UInt8](repeating: 0, count: width * pageChannels + LanczosResampler.rowSlack)

@@ -1,0 +1,507 @@
+// Mihiraki's PDF reader over qpdf: see include/CMihirakiPDF.h.
+#define POINTERHOLDER_TRANSITION 4  // qpdf: std::shared_ptr throughout, no transition warnings
+#include "CMihirakiPDF.h"
+
+#include <qpdf/Buffer.hh>
+#include <qpdf/Pipeline.hh>
+#include <qpdf/QPDF.hh>
+#include <qpdf/QPDFExc.hh>
+#include <qpdf/QPDFLogger.hh>
+#include <qpdf/QPDFPageDocumentHelper.hh>
+#include <qpdf/QPDFPageObjectHelper.hh>
+#include <qpdf/QPDFWriter.hh>
+
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+extern "C" const char mh_pdf_samples_magic[8] = {'M', 'H', 'P', 'D', 'F', 'P', 'X', '1'};
+
+namespace {
+
+using Matrix = std::array<double, 6>;
+
+// What a page's one picture is, found once per page.
+struct Analysis {
+    mh_pdf_page page{};
+    QPDFObjectHandle image;   // the image stream, when single_image
+    int components = 0;       // colour components of one sample (the index for Indexed)
+    int bits = 8;
+    bool indexed = false;
+    int baseComponents = 0;   // Indexed: components of the palette's colours
+    std::vector<uint8_t> palette;
+    std::vector<double> decode; // /Decode, 2 per component; empty for the default
+};
+
+struct Failure : std::runtime_error {
+    int status;
+    Failure(int status, std::string const &what) : std::runtime_error(what), status(status) {}
+};
+
+void put(char *message, size_t size, std::string text) {
+    if (!message || size == 0) return;
+    for (auto &c : text) if (c == '\n' || c == '\r') c = ' ';
+    std::snprintf(message, size, "%s", text.c_str());
+}
+
+// The content operators that paint nothing: graphics state, marked content, compatibility.
+bool paintsNothing(std::string const &op) {
+    static const char *ops[] = {"gs", "w", "J", "j", "M", "d", "ri", "i", "BMC", "BDC", "EMC", "MP", "DP", "BX", "EX"};
+    for (auto o : ops) if (op == o) return true;
+    return false;
+}
+
+// Walks a page's content: graphics state and exactly one `Do`, nothing painted otherwise.
+struct ContentScan : QPDFObjectHandle::ParserCallbacks {
+    std::vector<QPDFObjectHandle> operands;
+    std::vector<Matrix> stack;
+    Matrix ctm{1, 0, 0, 1, 0, 0};
+    Matrix at{};
+    std::string name;
+    int draws = 0;
+    size_t operators = 0;
+    std::string other;
+
+    void handleObject(QPDFObjectHandle object) override {
+        if (!object.isOperator()) {
+            if (operands.size() < 16) operands.push_back(object);
+            return;
+        }
+        std::string op = object.getOperatorValue();
+        if (++operators > 100000) { stop("more than 100000 operators"); return; }
+        if (op == "q") {
+            if (stack.size() >= 256) { stop("graphics states nested too deep"); return; }
+            stack.push_back(ctm);
+        } else if (op == "Q") {
+            if (!stack.empty()) { ctm = stack.back(); stack.pop_back(); }
+        } else if (op == "cm") {
+            if (operands.size() != 6) { stop("a malformed cm"); return; }
+            Matrix m{};
+            for (int k = 0; k < 6; k++) {
+                if (!operands[k].isNumber()) { stop("a malformed cm"); return; }
+                m[k] = operands[k].getNumericValue();
+            }
+            Matrix c = ctm;
+            ctm = {m[0] * c[0] + m[1] * c[2], m[0] * c[1] + m[1] * c[3],
+                   m[2] * c[0] + m[3] * c[2], m[2] * c[1] + m[3] * c[3],
+                   m[4] * c[0] + m[5] * c[2] + c[4], m[4] * c[1] + m[5] * c[3] + c[5]};
+        } else if (op == "Do") {
+            if (operands.size() != 1 || !operands[0].isName()) { stop("a malformed Do"); return; }
+            if (++draws > 1) { stop("several pictures"); return; }
+            name = operands[0].getName();
+            at = ctm;
+        } else if (!paintsNothing(op)) {
+            bool text = op == "BT" || op == "Tj" || op == "TJ" || op == "'" || op == "\"";
+            stop(text ? "text" : "vector drawing");
+            return;
+        }
+        operands.clear();
+    }
+    void handleEOF() override {}
+    void stop(std::string const &why) {
+        if (other.empty()) other = why;
+        terminateParsing();
+    }
+};
+
+// Collects a stream's decoded bytes, refusing more than `limit`.
+struct Collect : Pipeline {
+    std::vector<uint8_t> bytes;
+    size_t limit;
+    bool overflowed = false;  // qpdf catches what write throws: this says why it stopped
+    explicit Collect(size_t limit) : Pipeline("mihiraki-collect", nullptr), limit(limit) {}
+    void write(unsigned char const *data, size_t length) override {
+        if (length > limit - bytes.size()) {
+            overflowed = true;
+            throw Failure(MH_PDF_TOO_LARGE, "its picture's stream inflates past the picture's size");
+        }
+        bytes.insert(bytes.end(), data, data + length);
+    }
+    void finish() override {}
+};
+
+int componentsOf(QPDFObjectHandle space, int depth = 0) {
+    if (depth > 4) return 0;
+    if (space.isName()) {
+        std::string n = space.getName();
+        if (n == "/DeviceGray" || n == "/G" || n == "/CalGray") return 1;
+        if (n == "/DeviceRGB" || n == "/RGB" || n == "/CalRGB") return 3;
+        if (n == "/DeviceCMYK" || n == "/CMYK") return 4;
+        return 0;
+    }
+    if (space.isArray() && space.getArrayNItems() >= 1 && space.getArrayItem(0).isName()) {
+        std::string n = space.getArrayItem(0).getName();
+        if (n == "/CalGray") return 1;
+        if (n == "/CalRGB") return 3;
+        if (n == "/ICCBased" && space.getArrayNItems() >= 2 && space.getArrayItem(1).isStream()) {
+            auto count = space.getArrayItem(1).getDict().getKey("/N");
+            if (count.isInteger()) {
+                long long c = count.getIntValue();
+                if (c == 1 || c == 3 || c == 4) return int(c);
+            }
+        }
+    }
+    return 0;
+}
+
+struct Document {
+    QPDF qpdf;
+    std::vector<QPDFPageObjectHelper> pages;
+    std::vector<std::optional<Analysis>> analyses;
+    bool inheritedPushed = false;
+    std::mutex lock;
+
+    Analysis const &analyse(int index) {
+        if (index < 0 || size_t(index) >= pages.size()) throw Failure(MH_PDF_DAMAGED, "no such page");
+        auto &slot = analyses[size_t(index)];
+        if (!slot) slot = analysis(pages[size_t(index)]);
+        return *slot;
+    }
+
+    static Analysis analysis(QPDFPageObjectHelper &helper) {
+        Analysis a;
+        mh_pdf_page &page = a.page;
+        QPDFObjectHandle box = helper.getCropBox(false, false);
+        if (!box.isRectangle()) box = helper.getMediaBox(false);
+        if (!box.isRectangle()) throw Failure(MH_PDF_DAMAGED, "it has no page box");
+        auto r = box.getArrayAsRectangle();
+        double llx = std::min(r.llx, r.urx), urx = std::max(r.llx, r.urx);
+        double lly = std::min(r.lly, r.ury), ury = std::max(r.lly, r.ury);
+        double unit = 1;
+        QPDFObjectHandle userUnit = helper.getObjectHandle().getKey("/UserUnit");
+        if (userUnit.isNumber() && userUnit.getNumericValue() > 0) unit = userUnit.getNumericValue();
+        QPDFObjectHandle rotate = helper.getAttribute("/Rotate", false);
+        long long turn = rotate.isInteger() ? rotate.getIntValue() : 0;
+        page.rotate = int(((turn % 360) + 360) % 360);
+        if (page.rotate % 90 != 0) page.rotate = 0;
+        bool swaps = page.rotate == 90 || page.rotate == 270;
+        page.width = (swaps ? ury - lly : urx - llx) * unit;
+        page.height = (swaps ? urx - llx : ury - lly) * unit;
+        if (!(page.width > 0 && page.height > 0) || !std::isfinite(page.width) || !std::isfinite(page.height)) {
+            throw Failure(MH_PDF_DAMAGED, "its page box is empty");
+        }
+
+        auto reject = [&](std::string const &why) -> Analysis {
+            page.single_image = 0;
+            std::snprintf(page.reason, sizeof page.reason, "%s", why.c_str());
+            return a;
+        };
+        ContentScan scan;
+        helper.parseContents(&scan);
+        if (!scan.other.empty()) return reject(scan.other);
+        if (scan.draws == 0) return reject("no picture");
+        if (page.rotate != 0) return reject("a rotated page");
+        QPDFObjectHandle image = helper.getAttribute("/Resources", false).getKey("/XObject").getKey(scan.name);
+        if (!image.isStream() || !image.getDict().getKey("/Subtype").isNameAndEquals("/Image")) return reject("a form, not a picture");
+        Matrix m = scan.at;
+        if (m[1] != 0 || m[2] != 0 || m[0] <= 0 || m[3] <= 0) return reject("a turned or flipped picture");
+        double tolerance = std::max(1.0, 0.005 * std::max(urx - llx, ury - lly));
+        if (std::fabs(m[4] - llx) > tolerance || std::fabs(m[5] - lly) > tolerance
+            || std::fabs(m[4] + m[0] - urx) > tolerance || std::fabs(m[5] + m[3] - ury) > tolerance) {
+            return reject("a picture that does not fill the page");
+        }
+        QPDFObjectHandle dict = image.getDict();
+        QPDFObjectHandle w = dict.getKey("/Width"), h = dict.getKey("/Height");
+        if (!w.isInteger() || !h.isInteger() || w.getIntValue() < 1 || h.getIntValue() < 1
+            || w.getIntValue() > 1000000 || h.getIntValue() > 1000000) {
+            throw Failure(MH_PDF_DAMAGED, "its picture has no valid size");
+        }
+        page.image_width = int(w.getIntValue());
+        page.image_height = int(h.getIntValue());
+        if (dict.getKey("/ImageMask").isBool() && dict.getKey("/ImageMask").getBoolValue()) return reject("a stencil mask");
+        if (!dict.getKey("/SMask").isNull() || !dict.getKey("/Mask").isNull()) return reject("a picture with a mask");
+
+        std::vector<std::string> filters;
+        QPDFObjectHandle filter = dict.getKey("/Filter");
+        if (filter.isName()) filters.push_back(filter.getName());
+        else if (filter.isArray()) for (auto &f : filter.getArrayAsVector()) filters.push_back(f.isName() ? f.getName() : "?");
+        for (auto &f : filters) {
+            if (f == "/DCTDecode" || f == "/DCT") {
+                if (filters.size() != 1) return reject("a JPEG picture under another filter");
+                page.jpeg = 1;
+            } else if (f == "/JPXDecode") {
+                return reject("a JPEG 2000 picture");
+            } else if (f == "/CCITTFaxDecode" || f == "/CCF" || f == "/JBIG2Decode") {
+                return reject("a fax (CCITT or JBIG2) picture");
+            } else if (!(f == "/FlateDecode" || f == "/Fl" || f == "/LZWDecode" || f == "/LZW" || f == "/RunLengthDecode"
+                         || f == "/RL" || f == "/ASCII85Decode" || f == "/A85" || f == "/ASCIIHexDecode" || f == "/AHx")) {
+                return reject("a picture under an unknown filter");
+            }
+        }
+        if (!page.jpeg) {
+            QPDFObjectHandle space = dict.getKey("/ColorSpace");
+            QPDFObjectHandle bits = dict.getKey("/BitsPerComponent");
+            a.bits = bits.isInteger() ? int(bits.getIntValue()) : 0;
+            if (space.isArray() && space.getArrayNItems() == 4 && space.getArrayItem(0).isName()
+                && (space.getArrayItem(0).getName() == "/Indexed" || space.getArrayItem(0).getName() == "/I")) {
+                a.indexed = true;
+                a.components = 1;
+                a.baseComponents = componentsOf(space.getArrayItem(1));
+                QPDFObjectHandle hival = space.getArrayItem(2), lookup = space.getArrayItem(3);
+                if (a.baseComponents == 0 || !hival.isInteger() || hival.getIntValue() < 0 || hival.getIntValue() > 255) {
+                    return reject("a picture in a colour space Mihiraki does not read");
+                }
+                std::string table;
+                if (lookup.isString()) table = lookup.getStringValue();
+                else if (lookup.isStream()) {
+                    auto data = lookup.getStreamData(qpdf_dl_specialized);
+                    table.assign(reinterpret_cast<char const *>(data->getBuffer()), data->getSize());
+                } else throw Failure(MH_PDF_DAMAGED, "its picture's palette is missing");
+                size_t entries = size_t(hival.getIntValue()) + 1;
+                a.palette.assign(entries * size_t(a.baseComponents), 0);
+                std::memcpy(a.palette.data(), table.data(), std::min(table.size(), a.palette.size()));
+                if (a.bits != 1 && a.bits != 2 && a.bits != 4 && a.bits != 8) return reject("an indexed picture of unusual depth");
+            } else {
+                a.components = componentsOf(space);
+                if (a.components == 0) return reject("a picture in a colour space Mihiraki does not read");
+                if (a.bits != 1 && a.bits != 2 && a.bits != 4 && a.bits != 8 && a.bits != 16) {
+                    throw Failure(MH_PDF_DAMAGED, "its picture has no valid BitsPerComponent");
+                }
+            }
+            QPDFObjectHandle decode = dict.getKey("/Decode");
+            if (decode.isArray() && decode.getArrayNItems() == 2 * a.components) {
+                std::vector<double> values;
+                bool plain = true;
+                double top = a.indexed ? double((1 << a.bits) - 1) : 1.0;
+                for (int k = 0; k < 2 * a.components; k++) {
+                    auto v = decode.getArrayItem(k);
+                    values.push_back(v.isNumber() ? v.getNumericValue() : 0);
+                    if (values.back() != (k % 2 ? top : 0.0)) plain = false;
+                }
+                if (!plain) {
+                    if (a.indexed) return reject("an indexed picture with a Decode array");
+                    a.decode = values;
+                }
+            }
+        }
+        a.image = image;
+        page.channels = a.indexed ? (a.baseComponents == 1 ? 1 : 3) : (a.components == 1 ? 1 : 3);
+        page.single_image = 1;
+        return a;
+    }
+};
+
+// One sample of `bits` bits at sample position `k` of a packed row.
+inline unsigned sampleAt(uint8_t const *row, size_t k, int bits) {
+    switch (bits) {
+    case 8: return row[k];
+    case 16: return unsigned(row[2 * k]) << 8 | row[2 * k + 1];
+    default: {
+        size_t bit = k * size_t(bits);
+        unsigned byte = row[bit / 8];
+        return (byte >> (8 - bits - int(bit % 8))) & ((1u << bits) - 1);
+    }
+    }
+}
+
+// A sample scaled to 8 bits as libpng expands and scales it, so a PDF of a
+// PNG's pixels reads the same as the PNG.
+inline uint8_t to8(unsigned v, int bits) {
+    switch (bits) {
+    case 1: return uint8_t(v * 255);
+    case 2: return uint8_t(v * 85);
+    case 4: return uint8_t(v * 17);
+    case 16: return uint8_t((v * 255 + 32767) / 65535);
+    default: return uint8_t(v);
+    }
+}
+
+inline void cmykToRGB(uint8_t c, uint8_t m, uint8_t y, uint8_t k, uint8_t *out) {
+    out[0] = uint8_t(((255 - c) * (255 - k) + 127) / 255);
+    out[1] = uint8_t(((255 - m) * (255 - k) + 127) / 255);
+    out[2] = uint8_t(((255 - y) * (255 - k) + 127) / 255);
+}
+
+template <typename F> int guarded(char *message, size_t size, F body) {
+    try {
+        return body();
+    } catch (Failure const &e) {
+        put(message, size, e.what());
+        return e.status;
+    } catch (QPDFExc const &e) {
+        put(message, size, e.getMessageDetail().empty() ? e.what() : e.getMessageDetail());
+        return e.getErrorCode() == qpdf_e_password ? MH_PDF_ENCRYPTED : MH_PDF_DAMAGED;
+    } catch (std::bad_alloc const &) {
+        put(message, size, "out of memory");
+        return MH_PDF_TOO_LARGE;
+    } catch (std::exception const &e) {
+        put(message, size, e.what());
+        return MH_PDF_DAMAGED;
+    } catch (...) {
+        put(message, size, "unreadable");
+        return MH_PDF_DAMAGED;
+    }
+}
+
+} // namespace
+
+struct mh_pdf {
+    Document document;
+};
+
+extern "C" mh_pdf *mh_pdf_open(const char *path, mh_pdf_info *info, int *status, char *message, size_t message_size) {
+    auto *pdf = new (std::nothrow) mh_pdf;
+    if (!pdf) { *status = MH_PDF_TOO_LARGE; put(message, message_size, "out of memory"); return nullptr; }
+    *status = guarded(message, message_size, [&] {
+        QPDF &q = pdf->document.qpdf;
+        auto logger = QPDFLogger::create();
+        logger->setInfo(logger->discard());
+        logger->setWarn(logger->discard());
+        logger->setError(logger->discard());
+        q.setLogger(logger);
+        q.setSuppressWarnings(true);
+        q.processFile(path);
+        pdf->document.pages = QPDFPageDocumentHelper(q).getAllPages();
+        pdf->document.analyses.resize(pdf->document.pages.size());
+        *info = mh_pdf_info{};
+        info->pages = int(pdf->document.pages.size());
+        QPDFObjectHandle root = q.getRoot();
+        QPDFObjectHandle direction = root.getKey("/ViewerPreferences").getKey("/Direction");
+        info->right_to_left = direction.isNameAndEquals("/R2L") ? 1 : 0;
+        QPDFObjectHandle layout = root.getKey("/PageLayout");
+        info->page_layout = layout.isNameAndEquals("/TwoPageLeft") ? 1 : layout.isNameAndEquals("/TwoPageRight") ? 2 : 0;
+        return MH_PDF_OK;
+    });
+    if (*status != MH_PDF_OK) { delete pdf; return nullptr; }
+    return pdf;
+}
+
+extern "C" void mh_pdf_close(mh_pdf *pdf) { delete pdf; }
+
+extern "C" int mh_pdf_page_info(mh_pdf *pdf, int index, mh_pdf_page *page, char *message, size_t message_size) {
+    std::lock_guard<std::mutex> hold(pdf->document.lock);
+    return guarded(message, message_size, [&] {
+        *page = pdf->document.analyse(index).page;
+        return MH_PDF_OK;
+    });
+}
+
+extern "C" int mh_pdf_page_image(mh_pdf *pdf, int index, uint64_t max_pixels, uint8_t **data, size_t *size,
+                                 char *message, size_t message_size) {
+    *data = nullptr;
+    *size = 0;
+    std::lock_guard<std::mutex> hold(pdf->document.lock);
+    return guarded(message, message_size, [&] {
+        Analysis const &a = pdf->document.analyse(index);
+        if (!a.page.single_image) throw Failure(MH_PDF_UNSUPPORTED, std::string("not a single picture (") + a.page.reason + ")");
+        uint64_t width = uint64_t(a.page.image_width), height = uint64_t(a.page.image_height);
+        if (width * height > max_pixels) {
+            throw Failure(MH_PDF_TOO_LARGE, std::to_string(width) + "×" + std::to_string(height)
+                          + " is more than the " + std::to_string(max_pixels) + "-pixel limit (--max-pixels)");
+        }
+        QPDFObjectHandle image = a.image;
+        if (a.page.jpeg) {
+            auto raw = image.getRawStreamData();
+            *data = static_cast<uint8_t *>(std::malloc(std::max<size_t>(raw->getSize(), 1)));
+            if (!*data) throw std::bad_alloc();
+            std::memcpy(*data, raw->getBuffer(), raw->getSize());
+            *size = raw->getSize();
+            return MH_PDF_OK;
+        }
+        size_t rowBytes = (size_t(width) * size_t(a.components) * size_t(a.bits) + 7) / 8;
+        size_t expected = rowBytes * size_t(height);
+        Collect collect(expected);
+        bool attempted = false;
+        bool piped = false;
+        try {
+            piped = image.pipeStreamData(&collect, &attempted, 0, qpdf_dl_specialized, true, false);
+        } catch (Failure const &) {
+            piped = false;
+        }
+        if (collect.overflowed) throw Failure(MH_PDF_TOO_LARGE, "its picture's stream inflates past the picture's size");
+        if (!piped || !attempted) {
+            throw Failure(MH_PDF_DAMAGED, "its picture's stream cannot be decoded");
+        }
+        if (collect.bytes.size() < expected) throw Failure(MH_PDF_DAMAGED, "its picture's stream ends early");
+
+        int channels = a.page.channels;
+        size_t header = 8 + 12;
+        size_t total = header + size_t(width) * size_t(height) * size_t(channels);
+        auto *out = static_cast<uint8_t *>(std::malloc(total));
+        if (!out) throw std::bad_alloc();
+        std::memcpy(out, mh_pdf_samples_magic, 8);
+        uint32_t fields[3] = {uint32_t(width), uint32_t(height), uint32_t(channels)};
+        for (int f = 0; f < 3; f++) for (int b = 0; b < 4; b++) out[8 + 4 * f + b] = uint8_t(fields[f] >> (8 * b));
+        uint8_t *pixel = out + header;
+        double top = double((1u << a.bits) - 1);
+        for (size_t y = 0; y < height; y++) {
+            uint8_t const *row = collect.bytes.data() + y * rowBytes;
+            for (size_t x = 0; x < width; x++) {
+                uint8_t samples[4];
+                if (a.indexed) {
+                    unsigned index = sampleAt(row, x, a.bits);
+                    size_t entries = a.palette.size() / size_t(a.baseComponents);
+                    if (index >= entries) index = unsigned(entries - 1);
+                    std::memcpy(samples, a.palette.data() + index * size_t(a.baseComponents), size_t(a.baseComponents));
+                } else {
+                    for (int c = 0; c < a.components; c++) {
+                        unsigned v = sampleAt(row, x * size_t(a.components) + size_t(c), a.bits);
+                        if (a.decode.empty()) {
+                            samples[c] = to8(v, a.bits);
+                        } else {
+                            double low = a.decode[size_t(2 * c)], high = a.decode[size_t(2 * c + 1)];
+                            double value = (low + double(v) * (high - low) / top) * 255.0;
+                            samples[c] = uint8_t(std::lround(std::min(255.0, std::max(0.0, value))));
+                        }
+                    }
+                }
+                int n = a.indexed ? a.baseComponents : a.components;
+                if (n == 1) {
+                    *pixel++ = samples[0];
+                } else if (n == 3) {
+                    std::memcpy(pixel, samples, 3);
+                    pixel += 3;
+                } else {
+                    cmykToRGB(samples[0], samples[1], samples[2], samples[3], pixel);
+                    pixel += 3;
+                }
+            }
+        }
+        *data = out;
+        *size = total;
+        return MH_PDF_OK;
+    });
+}
+
+extern "C" void mh_pdf_free(void *data) { std::free(data); }
+
+extern "C" int mh_pdf_page_document(mh_pdf *pdf, int index, uint8_t **data, size_t *size, char *message,
+                                    size_t message_size) {
+    *data = nullptr;
+    *size = 0;
+    std::lock_guard<std::mutex> hold(pdf->document.lock);
+    return guarded(message, message_size, [&] {
+        Document &document = pdf->document;
+        if (index < 0 || size_t(index) >= document.pages.size()) throw Failure(MH_PDF_DAMAGED, "no such page");
+        if (!document.inheritedPushed) {
+            document.qpdf.pushInheritedAttributesToPage();
+            document.inheritedPushed = true;
+        }
+        QPDF single;
+        auto logger = QPDFLogger::create();
+        logger->setInfo(logger->discard());
+        logger->setWarn(logger->discard());
+        logger->setError(logger->discard());
+        single.setLogger(logger);
+        single.setSuppressWarnings(true);
+        single.emptyPDF();
+        QPDFPageDocumentHelper(single).addPage(document.pages[size_t(index)], false);
+        QPDFWriter writer(single);
+        writer.setOutputMemory();
+        writer.setStaticID(true);
+        writer.setPreserveEncryption(false);
+        writer.write();
+        auto buffer = writer.getBufferSharedPointer();
+        *data = static_cast<uint8_t *>(std::malloc(std::max<size_t>(buffer->getSize(), 1)));
+        if (!*data) throw std::bad_alloc();
+        std::memcpy(*data, buffer->getBuffer(), buffer->getSize());
+        *size = buffer->getSize();
+        return MH_PDF_OK;
+    });
+}

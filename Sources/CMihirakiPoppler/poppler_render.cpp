@@ -1,0 +1,135 @@
+// Mihiraki's PDF rasteriser over poppler-cpp: see include/CMihirakiPoppler.h.
+#include "CMihirakiPoppler.h"
+
+#include <poppler/cpp/poppler-document.h>
+#include <poppler/cpp/poppler-global.h>
+#include <poppler/cpp/poppler-image.h>
+#include <poppler/cpp/poppler-page-renderer.h>
+#include <poppler/cpp/poppler-page.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace {
+
+// poppler's messages, per thread, instead of stderr.
+thread_local std::string lastMessage;
+
+void keep(std::string const &message, void *) {
+    if (lastMessage.empty()) lastMessage = message;
+}
+
+void silence() {
+    static std::once_flag once;
+    std::call_once(once, [] { poppler::set_debug_error_function(keep, nullptr); });
+}
+
+void put(char *message, size_t size, std::string text) {
+    if (!message || size == 0) return;
+    for (auto &c : text) if (c == '\n' || c == '\r') c = ' ';
+    std::snprintf(message, size, "%s", text.c_str());
+}
+
+struct Opened {
+    std::unique_ptr<poppler::document> document;
+    std::unique_ptr<poppler::page> page;
+};
+
+int open(const uint8_t *data, size_t size, Opened &opened, char *message, size_t message_size) {
+    silence();
+    lastMessage.clear();
+    if (size > size_t(INT32_MAX)) { put(message, message_size, "too large a page"); return -1; }
+    opened.document.reset(poppler::document::load_from_raw_data(reinterpret_cast<const char *>(data), int(size)));
+    if (!opened.document) {
+        put(message, message_size, lastMessage.empty() ? "poppler cannot read this page" : lastMessage);
+        return -1;
+    }
+    if (opened.document->is_locked()) { put(message, message_size, "encrypted"); return -2; }
+    if (opened.document->pages() < 1) { put(message, message_size, "no page"); return -1; }
+    opened.page.reset(opened.document->create_page(0));
+    if (!opened.page) { put(message, message_size, "poppler cannot read this page"); return -1; }
+    return 0;
+}
+
+bool turned(poppler::page const &page) {
+    auto o = page.orientation();
+    return o == poppler::page::landscape || o == poppler::page::seascape;
+}
+
+} // namespace
+
+extern "C" int mh_poppler_page_size(const uint8_t *data, size_t size, double *width, double *height,
+                                    char *message, size_t message_size) {
+    try {
+        Opened opened;
+        int status = open(data, size, opened, message, message_size);
+        if (status != 0) return status;
+        poppler::rectf box = opened.page->page_rect(poppler::crop_box);
+        bool swap = turned(*opened.page);
+        *width = swap ? box.height() : box.width();
+        *height = swap ? box.width() : box.height();
+        if (!(*width > 0 && *height > 0)) { put(message, message_size, "an empty page box"); return -1; }
+        return 0;
+    } catch (std::exception const &e) {
+        put(message, message_size, e.what());
+        return -1;
+    } catch (...) {
+        put(message, message_size, "poppler failed");
+        return -1;
+    }
+}
+
+extern "C" int mh_poppler_render(const uint8_t *data, size_t size, int width, int height, uint8_t *rgb, size_t stride,
+                                 char *message, size_t message_size) {
+    static std::mutex first;
+    static std::atomic<bool> warmed{false};
+    try {
+        Opened opened;
+        int status = open(data, size, opened, message, message_size);
+        if (status != 0) return status;
+        poppler::rectf box = opened.page->page_rect(poppler::crop_box);
+        bool swap = turned(*opened.page);
+        double w = swap ? box.height() : box.width(), h = swap ? box.width() : box.height();
+        if (!(w > 0 && h > 0) || width < 1 || height < 1) { put(message, message_size, "an empty page box"); return -1; }
+        poppler::page_renderer renderer;
+        renderer.set_render_hint(poppler::page_renderer::antialiasing, true);
+        renderer.set_render_hint(poppler::page_renderer::text_antialiasing, true);
+        renderer.set_paper_color(0xffffffff);
+        renderer.set_image_format(poppler::image::format_argb32);
+        double xres = 72.0 * width / w, yres = 72.0 * height / h;
+        poppler::image image;
+        {
+            std::unique_lock<std::mutex> hold(first, std::defer_lock);
+            if (!warmed.load(std::memory_order_acquire)) hold.lock();
+            image = renderer.render_page(opened.page.get(), xres, yres, 0, 0, width, height);
+            warmed.store(true, std::memory_order_release);
+        }
+        if (!image.is_valid() || image.width() < width || image.height() < height
+            || image.format() != poppler::image::format_argb32) {
+            put(message, message_size, lastMessage.empty() ? "poppler could not draw this page" : lastMessage);
+            return -1;
+        }
+        const char *pixels = image.const_data();
+        for (int y = 0; y < height; y++) {
+            auto *in = reinterpret_cast<const uint8_t *>(pixels + size_t(y) * size_t(image.bytes_per_row()));
+            uint8_t *out = rgb + size_t(y) * stride;
+            for (int x = 0; x < width; x++) {
+                // 0xAARRGGBB in native (little-endian) order: B, G, R, A; opaque on white paper.
+                out[3 * x] = in[4 * x + 2];
+                out[3 * x + 1] = in[4 * x + 1];
+                out[3 * x + 2] = in[4 * x];
+            }
+        }
+        return 0;
+    } catch (std::exception const &e) {
+        put(message, message_size, e.what());
+        return -1;
+    } catch (...) {
+        put(message, message_size, "poppler failed");
+        return -1;
+    }
+}

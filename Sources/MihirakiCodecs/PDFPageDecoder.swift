@@ -1,0 +1,70 @@
+#if Poppler
+import CMihirakiPoppler
+#endif
+
+/// A PDF page that is not one picture (vector art, text, several pictures),
+/// handed over by Mihiraki's PDF reader as a one-page PDF file and rasterised
+/// by poppler at exactly the size it is drawn: the page is never resampled
+/// twice. Its stored size is the page box in points; ``PageDecoder`` asks it
+/// for the drawn size through shrink-on-load, which for this format means
+/// "draw at exactly this size". Built with the package trait `Poppler`;
+/// without it such a page fails in one line saying this build cannot draw it.
+enum PDFPageDecoder: PageFormatDecoder {
+    static func open<T>(_ bytes: [UInt8], _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
+        #if Poppler
+        var width = 0.0, height = 0.0
+        var message = [CChar](repeating: 0, count: 512)
+        let status = bytes.withUnsafeBufferPointer {
+            mh_poppler_page_size($0.baseAddress, $0.count, &width, &height, &message, message.count)
+        }
+        guard status == 0 else {
+            throw CodecError(status == -2 ? .unsupported : .corrupt, text(message))
+        }
+        // Points, rounded; at least one pixel each way.
+        let header = PageHeader(format: .pdfPage, storedWidth: max(1, Int(width.rounded())),
+                                storedHeight: max(1, Int(height.rounded())), orientation: 1, isGray: false)
+        var size = (width: header.storedWidth, height: header.storedHeight)
+        var image: [UInt8]?
+        var line = 0
+        var page = PageDecoder.OpenedPage(header: header, channels: 3, streams: true) { row in
+            let stride = size.width * 3
+            if image == nil {
+                var failure = [CChar](repeating: 0, count: 512)
+                image = [UInt8](repeating: 0, count: stride * size.height)
+                let drawn = image!.withUnsafeMutableBufferPointer { pixels in
+                    bytes.withUnsafeBufferPointer {
+                        mh_poppler_render($0.baseAddress, $0.count, Int32(size.width), Int32(size.height),
+                                          pixels.baseAddress, stride, &failure, failure.count)
+                    }
+                }
+                guard drawn == 0 else { throw CodecError(.corrupt, text(failure)) }
+            }
+            guard line < size.height else { throw CodecError(.corrupt, "a PDF page has no more rows") }
+            image!.withUnsafeBufferPointer { row.update(from: $0.baseAddress! + line * stride, count: stride) }
+            line += 1
+        }
+        page.scalable = true
+        page.reduce = { w, h in
+            size = (max(1, w), max(1, h))
+            return size
+        }
+        return try body(page)
+        #else
+        throw CodecError(.unsupported, "this page is not one picture, and this build of Mihiraki has no PDF rasteriser (the package trait Poppler is off)")
+        #endif
+    }
+
+    private static func text(_ message: [CChar]) -> String {
+        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.isEmpty ? "poppler cannot draw this page" : text
+    }
+}
+
+extension ImageFormat {
+    /// A PDF page for the rasteriser (``PDFPageDecoder``): a one-page PDF file
+    /// made by Mihiraki's PDF reader. Never a page of a folder of images.
+    package static let pdfPage = ImageFormat(
+        id: "pdf-page", name: "PDF page", extensions: [], mimeType: "application/pdf",
+        signatures: [.text("%PDF-")], decoder: PDFPageDecoder.self,
+        capabilities: Capabilities(alpha: false, lossless: true, gray: false, streamed: false, largestSide: 1_000_000))
+}

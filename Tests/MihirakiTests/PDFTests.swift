@@ -1,0 +1,119 @@
+import Foundation
+import MihirakiTestSupport
+import Testing
+@testable import Mihiraki
+import MihirakiCodecs
+import MihirakiCore
+import MihirakiRaster
+
+/// PDF books made with real tools (scripts/make-pdf-fixtures.py: img2pdf,
+/// pikepdf, reportlab), against the folder of their pictures and against
+/// poppler's own rasteriser, pdftoppm.
+@Suite("PDF books: picture pages read as their pictures, other pages drawn, the catalog's declarations",
+       .tags(.library), .timeLimit(.minutes(2)))
+struct PDFTests {
+    static func pdf(_ name: String) -> String { Fixtures.testImages.appendingPathComponent("pdf/\(name).pdf").path }
+    static let pages = Fixtures.testImages.appendingPathComponent("pdf/pages").path
+
+    static func message(_ body: () throws -> Void) -> String {
+        do { try body() } catch { return (error as? MihirakiError)?.description ?? "\(error)" }
+        return ""
+    }
+
+    @Test("img2pdf's PDF (DCT kept, PNG as Flate with predictors, a palette as Indexed, 1 and 16 bits) renders byte-identical to its pictures",
+          arguments: [CanvasSize.exact(width: 600, height: 300), .exact(width: 2048, height: 1536)])
+    func sameAsFolder(size: CanvasSize) throws {
+        var options = LayoutOptions()
+        options.size = size
+        let fromPDF = try BookPlan(book: try Book.load(Self.pdf("img2pdf")), options: options)
+        let fromFolder = try BookPlan(book: try Book.load(Self.pages), options: options)
+        #expect(fromPDF.book.images.map(\.source) == (1...7).map { "page \($0)" })
+        #expect(fromPDF.text == fromFolder.text && fromPDF.spreadCount == 4)
+        for index in 0..<fromPDF.spreadCount {
+            #expect(try fromPDF.spreadFile(at: index) == fromFolder.spreadFile(at: index), "spread \(index + 1)")
+        }
+    }
+
+    @Test("The catalog's /Direction /R2L and /PageLayout /TwoPageLeft: right to left, the cover paired; flags come after")
+    func declarations() throws {
+        let book = try Book.load(Self.pdf("declared"))
+        let plan = try BookPlan(book: book, options: LayoutOptions())
+        #expect(plan.text == "[2|1]\n[4|3]\n")
+        #expect(plan.explanation.contains("# direction rtl (PDF catalog)\n# cover paired (PDF catalog)"), "\(plan.explanation)")
+        var flags = LayoutOptions()
+        flags.direction = .ltr
+        flags.cover = .alone
+        #expect(try BookPlan(book: book, options: flags).text == "[x|1]\n[2|3]\n[4|x]\n")
+    }
+
+    @Test("An owner password alone does not stop reading; a user password fails in one line saying encrypted")
+    func passwords() throws {
+        let owner = try BookPlan(book: try Book.load(Self.pdf("owner-only")), options: LayoutOptions())
+        var ltr = LayoutOptions()
+        ltr.direction = .ltr
+        ltr.cover = .alone
+        let plain = try BookPlan(book: try Book.load(Self.pdf("declared")), options: ltr)
+        #expect(owner.spreadCount == 3)
+        for index in 0..<3 { #expect(try owner.spreadFile(at: index) == plain.spreadFile(at: index)) }
+        let refused = Self.message { _ = try Book.load(Self.pdf("user-password")) }
+        #expect(refused.contains("user-password.pdf") && refused.contains("encrypted") && !refused.contains("\n"), "\(refused)")
+    }
+
+    @Test("Damaged files fail their book in one line naming the file (and the page)",
+          arguments: [("damaged", "a damaged PDF"), ("inflates-past", "page 1: its picture's stream inflates past the picture's size"),
+                      ("ends-early", "page 1: its picture's stream ends early")])
+    func damaged(name: String, expected: String) throws {
+        let text = Self.message {
+            let plan = try BookPlan(book: try Book.load(Self.pdf(name)), options: LayoutOptions())
+            for index in 0..<plan.spreadCount { _ = try plan.spreadFile(at: index) }
+        }
+        #expect(text.contains("\(name).pdf") && text.contains(expected) && !text.contains("\n"), "\(text)")
+    }
+
+    @Test("--max-pixels is checked on the picture's size before anything is inflated")
+    func pixelLimit() throws {
+        var options = LayoutOptions()
+        options.size = .exact(width: 100, height: 60)
+        options.maxPixels = 10_000
+        let text = Self.message { _ = try BookPlan(book: try Book.load(Self.pdf("img2pdf")), options: options) }
+        #expect(text.contains("img2pdf.pdf:page 1: 120×180 is more than the 10000-pixel limit"), "\(text)")
+    }
+
+    @Test("A page of text and shapes is drawn by poppler at exactly its rectangle: within 28 dB of pdftoppm at that size")
+    func vectorPage() throws {
+        var options = LayoutOptions()
+        options.size = .exact(width: 900, height: 700)
+        let plan = try BookPlan(book: try Book.load(Self.pdf("vector")), options: options)
+        let spread = try plan.renderSpread(at: 0)
+        guard let slot = plan.entries[0].slots.first(where: { $0.leaf.pageNumber == 1 }) else {
+            Issue.record("page 1 is not on spread 1")
+            return
+        }
+        let rect = slot.rect
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try runTool("/usr/bin/pdftoppm", ["-f", "1", "-l", "1", "-scale-to-x", "\(rect.width)", "-scale-to-y",
+                                                   "\(rect.height)", "-png", "-singlefile", Self.pdf("vector"),
+                                                   folder.path + "/reference"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let reference = try PageDecoder.decode(Fixtures.bytes(URL(fileURLWithPath: folder.path + "/reference.png")))
+        #expect(reference.width == rect.width && reference.height == rect.height)
+        var squared = 0.0, count = 0.0
+        let channels = spread.channels
+        for y in 0..<rect.height {
+            for x in 0..<rect.width {
+                for c in 0..<3 {
+                    let ours = Double(spread.pixels[((rect.y + y) * spread.width + rect.x + x) * channels + min(c, channels - 1)])
+                    let theirs = Double(reference.pixels[(y * reference.width + x) * reference.channels + min(c, reference.channels - 1)])
+                    squared += (ours - theirs) * (ours - theirs)
+                    count += 1
+                }
+            }
+        }
+        let psnr = 10 * log10(255 * 255 / max(squared / count, 1e-9))
+        #expect(psnr >= 28, "PSNR \(psnr) dB")
+        // Not blank: the red square is there.
+        let middle = ((rect.y + rect.height / 2) * spread.width + rect.x + rect.width / 2) * channels
+        #expect(channels == 3 && spread.pixels[middle] > 150 && spread.pixels[middle + 1] < 100)
+    }
+}

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Writes TestImages/pdf/: PDF books made by the tools people make them with,
+and the page folders they were made from.
+
+  pages/               the pictures: p1.jpg (colour), p2.jpg (gray),
+                       p3.png (RGB), p4.png (gray), p5.png (palette),
+                       p6.png (1-bit), p7.png (16-bit gray)
+  img2pdf.pdf          img2pdf of pages/: JPEGs kept as DCT streams, PNGs as
+                       Flate with PNG predictors, the palette as Indexed
+  declared.pdf         img2pdf of p1-p4, then pikepdf: /ViewerPreferences
+                       /Direction /R2L and /PageLayout /TwoPageLeft
+  owner-only.pdf       img2pdf of p1-p4, encrypted by pikepdf with an owner
+                       password only: reads as any PDF
+  user-password.pdf    the same with a user password: refused, "encrypted"
+  vector.pdf           reportlab: a page of text and shapes, then a picture page
+  damaged.pdf          the first 700 bytes of img2pdf.pdf
+  inflates-past.pdf    a 10×10 gray picture whose Flate stream inflates to 1 MB
+  ends-early.pdf       a 10×10 gray picture whose stream holds 5 rows
+
+Deterministic: fixed pixels, no dates, fixed document ids."""
+import io, pathlib, zlib
+import img2pdf, pikepdf
+import numpy as np
+from PIL import Image
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen import canvas
+from reportlab import rl_config
+
+rl_config.invariant = 1
+out = pathlib.Path(__file__).resolve().parent.parent / "TestImages" / "pdf"
+pages = out / "pages"
+pages.mkdir(parents=True, exist_ok=True)
+rng = np.random.default_rng(19)
+
+
+def picture(w, h, seed):
+    y, x = np.mgrid[0:h, 0:w]
+    r = (x * 255 // max(w - 1, 1)).astype(np.uint8)
+    g = (y * 255 // max(h - 1, 1)).astype(np.uint8)
+    b = ((x + y + seed * 40) % 256).astype(np.uint8)
+    a = np.dstack([r, g, b])
+    a[h // 3:h // 2, w // 4:3 * w // 4] = [seed * 50 % 256, 30, 200]
+    return Image.fromarray(a, "RGB")
+
+
+picture(120, 180, 1).save(pages / "p1.jpg", quality=90)
+picture(120, 180, 2).convert("L").save(pages / "p2.jpg", quality=90)
+picture(120, 180, 3).save(pages / "p3.png")
+picture(120, 180, 4).convert("L").save(pages / "p4.png")
+picture(120, 180, 5).quantize(16).save(pages / "p5.png")
+picture(120, 180, 6).convert("L").point(lambda v: 255 if v > 120 else 0).convert("1").save(pages / "p6.png")
+Image.fromarray((np.asarray(picture(120, 180, 7).convert("L"), dtype=np.uint16) * 257 + 3).astype(np.uint16)).save(pages / "p7.png")
+
+names = [str(pages / f"p{i}.{'jpg' if i < 3 else 'png'}") for i in range(1, 8)]
+(out / "img2pdf.pdf").write_bytes(img2pdf.convert(names, nodate=True))
+four = img2pdf.convert(names[:4], nodate=True)
+
+
+def with_pikepdf(name, change=None, **save):
+    pdf = pikepdf.open(io.BytesIO(four))
+    if change:
+        change(pdf)
+    pdf.save(out / name, static_id=True, **save)
+
+
+def declare(pdf):
+    pdf.Root.ViewerPreferences = pikepdf.Dictionary(Direction=pikepdf.Name.R2L)
+    pdf.Root.PageLayout = pikepdf.Name.TwoPageLeft
+
+
+with_pikepdf("declared.pdf", declare)
+with_pikepdf("owner-only.pdf", encryption=pikepdf.Encryption(owner="owner", user="", R=6))
+with_pikepdf("user-password.pdf", encryption=pikepdf.Encryption(owner="owner", user="reader", R=6))
+
+buffer = io.BytesIO()
+c = canvas.Canvas(buffer, pagesize=(360, 540), invariant=1)
+c.setFont("Helvetica", 24)
+c.drawString(40, 460, "Chapter One")
+c.setFillColorRGB(0.8, 0.2, 0.2)
+c.rect(40, 100, 280, 300, fill=1)
+c.showPage()
+c.drawImage(ImageReader(str(pages / "p3.png")), 0, 0, width=360, height=540)
+c.showPage()
+c.save()
+(out / "vector.pdf").write_bytes(buffer.getvalue())
+(out / "damaged.pdf").write_bytes((out / "img2pdf.pdf").read_bytes()[:700])
+
+
+def one_picture(name, samples):
+    pdf = pikepdf.new()
+    image = pikepdf.Stream(pdf, zlib.compress(samples))
+    image.Type, image.Subtype = pikepdf.Name.XObject, pikepdf.Name.Image
+    image.Width, image.Height, image.BitsPerComponent = 10, 10, 8
+    image.ColorSpace, image.Filter = pikepdf.Name.DeviceGray, pikepdf.Name.FlateDecode
+    page = pdf.add_blank_page(page_size=(10, 10))
+    page.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Im0=image))
+    page.Contents = pikepdf.Stream(pdf, b"q 10 0 0 10 0 0 cm /Im0 Do Q")
+    pdf.save(out / name, static_id=True)
+
+
+one_picture("inflates-past.pdf", bytes(1 << 20))
+one_picture("ends-early.pdf", bytes(50))
