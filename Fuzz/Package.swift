@@ -13,7 +13,7 @@ let mihiraki = URL(fileURLWithPath: #filePath).deletingLastPathComponent().delet
 let package = Package(
     name: "MihirakiFuzz",
     dependencies: [.package(path: "..")],
-    targets: [.target(name: "FuzzDriver")] + ["FuzzImage", "FuzzComicInfo", "FuzzArchive"].map { name in
+    targets: [.target(name: "FuzzDriver")] + ["FuzzImage", "FuzzComicInfo", "FuzzArchive", "FuzzPDF"].map { name in
         .executableTarget(name: name, dependencies: ["FuzzDriver", .product(name: "Mihiraki", package: mihiraki)])
     } + [
         // The server's request parsing, without its HTTP stack.

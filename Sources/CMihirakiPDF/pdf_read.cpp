@@ -117,9 +117,12 @@ struct Collect : Pipeline {
     bool overflowed = false;  // qpdf catches what write throws: this says why it stopped
     explicit Collect(size_t limit) : Pipeline("mihiraki-collect", nullptr), limit(limit) {}
     void write(unsigned char const *data, size_t length) override {
-        if (length > limit - bytes.size()) {
+        if (overflowed || length > limit - bytes.size()) {
+            // Not thrown: an exception unwinding through qpdf's decryption
+            // pipeline leaves it half torn down (a crash in gnutls, found by
+            // fuzzing). The rest is discarded, and the caller refuses the page.
             overflowed = true;
-            throw Failure(MH_PDF_TOO_LARGE, "its picture's stream inflates past the picture's size");
+            return;
         }
         bytes.insert(bytes.end(), data, data + length);
     }
@@ -358,6 +361,12 @@ extern "C" mh_pdf *mh_pdf_open(const char *path, mh_pdf_info *info, int *status,
         q.setSuppressWarnings(true);
         q.processFile(path);
         pdf->document.pages = QPDFPageDocumentHelper(q).getAllPages();
+        // A damaged file qpdf recovered may have lost pages: never drop one without a word.
+        QPDFObjectHandle count = q.getRoot().getKey("/Pages").getKey("/Count");
+        if (count.isInteger() && count.getIntValue() != (long long)pdf->document.pages.size()) {
+            throw Failure(MH_PDF_DAMAGED, "its page tree counts " + std::to_string(count.getIntValue()) + " pages but "
+                          + std::to_string(pdf->document.pages.size()) + " can be read");
+        }
         pdf->document.analyses.resize(pdf->document.pages.size());
         *info = mh_pdf_info{};
         info->pages = int(pdf->document.pages.size());

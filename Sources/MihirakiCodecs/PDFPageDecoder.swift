@@ -9,9 +9,14 @@ import CMihirakiPoppler
 /// for the drawn size through shrink-on-load, which for this format means
 /// "draw at exactly this size". Built with the package trait `Poppler`;
 /// without it such a page fails in one line saying this build cannot draw it.
-enum PDFPageDecoder: PageFormatDecoder {
+package enum PDFPageDecoder: PageFormatDecoder {
+    /// The first bytes of a page handed over: `MHPDFPG1`, then the one-page
+    /// PDF. A PDF file that is a page of a folder (or named `.png`) is not one.
+    package static let magic = Array("MHPDFPG1".utf8)
+
     static func open<T>(_ bytes: [UInt8], _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
         #if Poppler
+        let bytes = Array(bytes.dropFirst(magic.count))
         var width = 0.0, height = 0.0
         var message = [CChar](repeating: 0, count: 512)
         let status = bytes.withUnsafeBufferPointer {
@@ -65,6 +70,6 @@ extension ImageFormat {
     /// made by Mihiraki's PDF reader. Never a page of a folder of images.
     package static let pdfPage = ImageFormat(
         id: "pdf-page", name: "PDF page", extensions: [], mimeType: "application/pdf",
-        signatures: [.text("%PDF-")], decoder: PDFPageDecoder.self,
+        signatures: [.bytes(PDFPageDecoder.magic)], decoder: PDFPageDecoder.self,
         capabilities: Capabilities(alpha: false, lossless: true, gray: false, streamed: false, largestSide: 1_000_000))
 }

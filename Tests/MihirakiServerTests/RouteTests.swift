@@ -82,6 +82,29 @@ struct RouteTests {
         }
     }
 
+    @Test("EPUB and PDF books are listed with their extension in the id and served as the library renders them")
+    func epubAndPDF() async throws {
+        let fixtures = Fixtures.testImages.path
+        try await Self.withApp(prepare: { library in
+            try FileManager.default.copyItem(atPath: fixtures + "/epub/fixed-rtl.epub", toPath: library.root + "/fixed-rtl.epub")
+            try FileManager.default.copyItem(atPath: fixtures + "/pdf/vector.pdf", toPath: library.root + "/vector.pdf")
+            try FileManager.default.copyItem(atPath: fixtures + "/pdf/declared.pdf", toPath: library.root + "/declared.pdf")
+        }) { library, client in
+            let list = try await Self.get(client, "/api/books")
+            let json = try JSONSerialization.jsonObject(with: Data(buffer: list.body)) as? [String: [[String: String]]]
+            let ids = (json?["books"] ?? []).map { $0["id"]! }
+            #expect(Set(["fixed-rtl.epub", "vector.pdf", "declared.pdf"]).isSubset(of: Set(ids)), "\(ids)")
+            for (id, spread) in [("fixed-rtl.epub", 2), ("vector.pdf", 1), ("declared.pdf", 1)] {
+                var options = LayoutOptions()
+                try options.set([("size", "x200")])
+                let plan = try BookPlan(book: try Book.load(library.root + "/" + id), options: options)
+                let answer = try await Self.get(client, "/api/books/\(id)/spreads/\(spread).png?size=x200")
+                #expect(answer.status == .ok, "\(id)")
+                #expect(Array(buffer: answer.body) == (try plan.spreadFile(at: spread - 1)), "\(id)")
+            }
+        }
+    }
+
     @Test("ETag and If-None-Match: 304 without a body; HEAD as GET; a changed page gives a new ETag and new bytes")
     func entityTags() async throws {
         try await Self.withApp({ $0.refreshSeconds = 0 }) { library, client in

@@ -70,6 +70,30 @@ struct PDFTests {
         #expect(text.contains("\(name).pdf") && text.contains(expected) && !text.contains("\n"), "\(text)")
     }
 
+    @Test("A PDF cut short fails in one line naming it, or, recovered, keeps every page: none is dropped in silence",
+          arguments: [30, 60, 90, 99])
+    func truncated(percent: Int) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let whole = try Fixtures.bytes(URL(fileURLWithPath: Self.pdf("img2pdf")))
+        let path = try folder.write("cut.pdf", Array(whole.prefix(whole.count * percent / 100)))
+        do {
+            let plan = try BookPlan(book: try Book.load(path), options: LayoutOptions())
+            #expect(plan.pages.count == 7, "\(percent) %: \(plan.pages.count) pages")
+            for index in 0..<plan.spreadCount { _ = try plan.spreadFile(at: index) }
+        } catch let error as MihirakiError {
+            #expect(error.description.contains(path) && !error.description.contains("\n"), "\(error)")
+        }
+    }
+
+    @Test("An encrypted picture stream that inflates past its size is refused, not a crash in the decryption (found by fuzzing)")
+    func encryptedOverflow() throws {
+        let path = Fixtures.testImages.appendingPathComponent("fuzz-regressions/pdf-encrypted-stream-overflows.pdf").path
+        let plan = try BookPlan(book: try Book.load(path), options: LayoutOptions())
+        let text = Self.message { _ = try plan.spreadFile(at: plan.spreadCount - 1) }
+        #expect(text.contains("page 4: its picture's stream inflates past the picture's size"), "\(text)")
+    }
+
     @Test("--max-pixels is checked on the picture's size before anything is inflated")
     func pixelLimit() throws {
         var options = LayoutOptions()

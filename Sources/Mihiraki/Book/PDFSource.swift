@@ -84,7 +84,8 @@ final class PDFSource: BookSource, @unchecked Sendable {
         guard Int(status) == MH_PDF_OK, let data else {
             throw MihirakiError(Self.error(status, message), path: displayPath(relativePath))
         }
-        return Array(UnsafeBufferPointer(start: data, count: size))
+        let bytes = UnsafeBufferPointer(start: data, count: size)
+        return page.single_image != 0 ? Array(bytes) : PDFPageDecoder.magic + bytes
     }
 
     private func info(_ relativePath: String) throws -> mh_pdf_page {
