@@ -13,7 +13,8 @@ as WebP pages, and the 400-page book as a CB7 against the same pages as a
 folder. Thumbnail rows (x300: PNG, WebP and JPEG at quality 85) compare with
 libvips writing the same format. Last, `mihiraki serve` under wrk
 (bench/server.py). BENCH_ONLY=library (or books, thumbs, webp, profile,
-scaling, compare, archive, server, pairing; comma-separated) runs only those parts.
+scaling, compare, archive, server, pairing, pdf; comma-separated) runs only those parts. The
+pdf part renders picture PDFs (img2pdf of the manga pages, 40 and 400) against their folders.
 """
 import os
 import shutil
@@ -287,11 +288,72 @@ def pairing_bench():
                     "--binary", MIHIRAKI], check=True)
 
 
+def pdf_bench():
+    """PDF books of pictures against the folders they were made from (img2pdf
+    keeps the JPEGs as they are): time and peak RSS, 40 and 400 pages, full
+    size and x300; the spreads must be the same bytes. Then a page of text
+    and shapes drawn by Mihiraki (poppler at the drawn size) against pdftoppm
+    at the same size, in dB PSNR."""
+    import img2pdf
+    scaling_source = os.path.join(WORK, "corpus", "manga")
+    pages = sorted(f for f in os.listdir(scaling_source) if f.endswith(".jpg"))
+    books = []
+    for name, count in (("manga", 40), ("manga400", 400)):
+        folder = os.path.join(WORK, "corpus", f"pdf-{name}")
+        pdf = os.path.join(WORK, "corpus", f"{name}.pdf")
+        if not os.path.isdir(folder):
+            os.makedirs(folder)
+            for i in range(count):
+                os.symlink(os.path.join(scaling_source, pages[i % len(pages)]), os.path.join(folder, f"p{i + 1:04d}.jpg"))
+        if not os.path.exists(pdf):
+            with open(pdf, "wb") as f:
+                f.write(img2pdf.convert([os.path.join(folder, n) for n in sorted(os.listdir(folder))], nodate=True))
+        books.append((name, count, folder, pdf))
+    print(f"\n| picture PDF against its folder, median of {RUNS} alternating runs, 2 workers | folder (s) | PDF (s) | PDF / folder | folder RSS (MiB) | PDF RSS (MiB) | RSS ratio | same bytes |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, count, folder, pdf in books:
+        for size in ([], ["--size", "x300"]):
+            times = {"folder": [], "pdf": []}
+            peaks = {"folder": [], "pdf": []}
+            for _ in range(RUNS):
+                for kind, book in (("folder", folder), ("pdf", pdf)):
+                    out = os.path.join(WORK, "out", "pdf", kind)
+                    shutil.rmtree(out, ignore_errors=True)
+                    wall, peak = measure([MIHIRAKI, "render", book, "-o", out, "--jobs", "2", "--quiet"] + size)
+                    times[kind].append(wall)
+                    peaks[kind].append(peak)
+            a = os.path.join(WORK, "out", "pdf", "folder", f"pdf-{name}")
+            b = os.path.join(WORK, "out", "pdf", "pdf", name)
+            same = all(open(os.path.join(a, f), "rb").read() == open(os.path.join(b, f), "rb").read()
+                       for f in os.listdir(a) if f.endswith(".png"))
+            tf, tp = statistics.median(times["folder"]), statistics.median(times["pdf"])
+            rf, rp = max(peaks["folder"]), max(peaks["pdf"])
+            label = f"{name} ({count} pages), {size[1] if size else 'full'}"
+            print(f"| {label} | {tf:.2f} | {tp:.2f} | {tp / tf:.2f}x | {rf:.0f} | {rp:.0f} | {rp / rf:.2f}x | {'yes' if same else 'NO'} |")
+    vector = os.path.join(ROOT, "TestImages", "pdf", "vector.pdf")
+    out = os.path.join(WORK, "out", "pdf", "vector")
+    shutil.rmtree(out, ignore_errors=True)
+    subprocess.run([MIHIRAKI, "render", vector, "-o", out, "--quiet"], check=True)
+    import json
+    import numpy
+    from PIL import Image
+    manifest = json.load(open(os.path.join(out, "vector", "manifest.json")))
+    slot = [s for s in manifest["spreads"][0]["slots"] if s.get("page") == 1][0]
+    x, y, w, h = slot["rect"]
+    ours = numpy.asarray(Image.open(os.path.join(out, "vector", manifest["spreads"][0]["file"])).convert("RGB"),
+                         dtype=numpy.float64)[y:y + h, x:x + w]
+    subprocess.run(["pdftoppm", "-f", "1", "-l", "1", "-scale-to-x", str(w), "-scale-to-y", str(h), "-png",
+                    "-singlefile", vector, os.path.join(out, "reference")], check=True)
+    theirs = numpy.asarray(Image.open(os.path.join(out, "reference.png")).convert("RGB"), dtype=numpy.float64)
+    mse = max(float(((ours - theirs) ** 2).mean()), 1e-9)
+    print(f"vector page (text and shapes) at {w}x{h}: {10 * numpy.log10(255 * 255 / mse):.1f} dB PSNR against pdftoppm at that size")
+
+
 def main():
     tools = ["mihiraki", "vips", "pillow", "magick"]
     if os.environ.get("BENCH_TOOLS"):
         tools = os.environ["BENCH_TOOLS"].split(",")
-    parts = set((os.environ.get("BENCH_ONLY") or "books,thumbs,profile,scaling,compare,archive,library,server,pairing").split(","))
+    parts = set((os.environ.get("BENCH_ONLY") or "books,thumbs,profile,scaling,compare,archive,library,server,pairing,pdf").split(","))
     print(f"machine: {os.cpu_count()} CPUs, {open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}")
     if "books" in parts:
         for name in ("manga", "comic"):
@@ -317,6 +379,8 @@ def main():
         server_bench()
     if "pairing" in parts:
         pairing_bench()
+    if "pdf" in parts:
+        pdf_bench()
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-extern "C" const char mh_pdf_samples_magic[8] = {'M', 'H', 'P', 'D', 'F', 'P', 'X', '1'};
+const char samplesMagic[8] = {'M', 'H', 'P', 'D', 'F', 'P', 'X', '1'};
 
 namespace {
 
@@ -115,13 +115,20 @@ struct Collect : Pipeline {
     std::vector<uint8_t> bytes;
     size_t limit;
     bool overflowed = false;  // qpdf catches what write throws: this says why it stopped
-    explicit Collect(size_t limit) : Pipeline("mihiraki-collect", nullptr), limit(limit) {}
+    // Stop reading once `limit` bytes are in: only where no decryption is in
+    // the pipeline (an exception through qpdf's GnuTLS decryption crashes it).
+    bool stopEarly = false;
+    Collect(size_t limit, size_t expected) : Pipeline("mihiraki-collect", nullptr), limit(limit) {
+        bytes.reserve(std::min(limit, expected));
+    }
     void write(unsigned char const *data, size_t length) override {
         if (overflowed || length > limit - bytes.size()) {
-            // Not thrown: an exception unwinding through qpdf's decryption
-            // pipeline leaves it half torn down (a crash in gnutls, found by
-            // fuzzing). The rest is discarded, and the caller refuses the page.
+            if (!overflowed) bytes.insert(bytes.end(), data, data + (limit - bytes.size()));
             overflowed = true;
+            if (stopEarly) throw Failure(MH_PDF_OK, "enough");
+            // Otherwise not thrown: an exception unwinding through qpdf's
+            // decryption pipeline leaves it half torn down (a crash in GnuTLS,
+            // found by fuzzing). The rest is discarded; the caller decides.
             return;
         }
         bytes.insert(bytes.end(), data, data + length);
@@ -391,10 +398,14 @@ extern "C" int mh_pdf_page_info(mh_pdf *pdf, int index, mh_pdf_page *page, char 
     });
 }
 
-extern "C" int mh_pdf_page_image(mh_pdf *pdf, int index, uint64_t max_pixels, uint8_t **data, size_t *size,
+extern "C" void mh_pdf_bytes_free(mh_pdf_bytes *bytes) {
+    delete static_cast<std::vector<uint8_t> *>(bytes->owner);
+    *bytes = mh_pdf_bytes{};
+}
+
+extern "C" int mh_pdf_page_image(mh_pdf *pdf, int index, uint64_t max_pixels, size_t limit, mh_pdf_bytes *result,
                                  char *message, size_t message_size) {
-    *data = nullptr;
-    *size = 0;
+    *result = mh_pdf_bytes{};
     std::lock_guard<std::mutex> hold(pdf->document.lock);
     return guarded(message, message_size, [&] {
         Analysis const &a = pdf->document.analyse(index);
@@ -405,17 +416,31 @@ extern "C" int mh_pdf_page_image(mh_pdf *pdf, int index, uint64_t max_pixels, ui
                           + " is more than the " + std::to_string(max_pixels) + "-pixel limit (--max-pixels)");
         }
         QPDFObjectHandle image = a.image;
-        if (a.page.jpeg) {
-            auto raw = image.getRawStreamData();
-            *data = static_cast<uint8_t *>(std::malloc(std::max<size_t>(raw->getSize(), 1)));
-            if (!*data) throw std::bad_alloc();
-            std::memcpy(*data, raw->getBuffer(), raw->getSize());
-            *size = raw->getSize();
+        auto hand = [&](std::vector<uint8_t> &&bytes) {
+            auto *owner = new std::vector<uint8_t>(std::move(bytes));
+            *result = mh_pdf_bytes{owner->data(), owner->size(), owner};
             return MH_PDF_OK;
+        };
+        if (a.page.jpeg) {
+            // The stream as stored (decrypted), straight into one buffer of its declared length.
+            QPDFObjectHandle length = image.getDict().getKey("/Length");
+            size_t declared = length.isInteger() && length.getIntValue() > 0 ? size_t(length.getIntValue()) : 0;
+            Collect collect(limit, std::min<size_t>(declared, size_t(64) << 20));
+            collect.stopEarly = !pdf->document.qpdf.isEncrypted();
+            bool attempted = false, piped = false;
+            try {
+                piped = image.pipeStreamData(&collect, &attempted, 0, qpdf_dl_none, true, false);
+            } catch (Failure const &) {
+                piped = false;
+            }
+            if (!piped && !collect.overflowed) {
+                throw Failure(MH_PDF_DAMAGED, "its picture's stream cannot be read");
+            }
+            return hand(std::move(collect.bytes));
         }
         size_t rowBytes = (size_t(width) * size_t(a.components) * size_t(a.bits) + 7) / 8;
         size_t expected = rowBytes * size_t(height);
-        Collect collect(expected);
+        Collect collect(expected, expected);
         bool attempted = false;
         bool piped = false;
         try {
@@ -431,10 +456,9 @@ extern "C" int mh_pdf_page_image(mh_pdf *pdf, int index, uint64_t max_pixels, ui
 
         int channels = a.page.channels;
         size_t header = 8 + 12;
-        size_t total = header + size_t(width) * size_t(height) * size_t(channels);
-        auto *out = static_cast<uint8_t *>(std::malloc(total));
-        if (!out) throw std::bad_alloc();
-        std::memcpy(out, mh_pdf_samples_magic, 8);
+        std::vector<uint8_t> output(header + size_t(width) * size_t(height) * size_t(channels));
+        uint8_t *out = output.data();
+        std::memcpy(out, samplesMagic, 8);
         uint32_t fields[3] = {uint32_t(width), uint32_t(height), uint32_t(channels)};
         for (int f = 0; f < 3; f++) for (int b = 0; b < 4; b++) out[8 + 4 * f + b] = uint8_t(fields[f] >> (8 * b));
         uint8_t *pixel = out + header;
@@ -472,9 +496,8 @@ extern "C" int mh_pdf_page_image(mh_pdf *pdf, int index, uint64_t max_pixels, ui
                 }
             }
         }
-        *data = out;
-        *size = total;
-        return MH_PDF_OK;
+        std::vector<uint8_t>().swap(collect.bytes);
+        return hand(std::move(output));
     });
 }
 

@@ -94,6 +94,27 @@ struct PDFTests {
         #expect(text.contains("page 4: its picture's stream inflates past the picture's size"), "\(text)")
     }
 
+    @Test("The same bytes with one worker and with four: poppler's pages and the pictures alike")
+    func anyJobs() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var options = LayoutOptions()
+        options.size = .exact(width: 500, height: 300)
+        let plans = try ["vector", "img2pdf", "declared"].map { try BookPlan(book: try Book.load(Self.pdf($0)), options: options) }
+        var outputs: [[String: Data]] = []
+        for jobs in [1, 4] {
+            let root = folder.path + "/jobs\(jobs)"
+            let outcomes = try BookRenderer.render(plans, into: root, options: runOptions(jobs: jobs))
+            #expect(outcomes.allSatisfy { $0.succeeded })
+            var files: [String: Data] = [:]
+            for path in try FileManager.default.subpathsOfDirectory(atPath: root) where path.hasSuffix(".png") {
+                files[path] = try Data(contentsOf: URL(fileURLWithPath: root + "/" + path))
+            }
+            outputs.append(files)
+        }
+        #expect(outputs[0].count == 2 + 4 + 2 && outputs[0] == outputs[1])
+    }
+
     @Test("--max-pixels is checked on the picture's size before anything is inflated")
     func pixelLimit() throws {
         var options = LayoutOptions()

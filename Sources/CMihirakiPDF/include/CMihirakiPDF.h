@@ -49,12 +49,20 @@ void mh_pdf_close(mh_pdf *pdf);
 // What page `index` (0-based) holds.
 int mh_pdf_page_info(mh_pdf *pdf, int index, mh_pdf_page *page, char *message, size_t message_size);
 
-// The page's picture: the JPEG file for a JPEG stream, otherwise the samples
-// as a Mihiraki sample container (`mh_pdf_samples_magic`, then width, height
-// and channels as little-endian u32, u32, u32, then 8-bit rows: gray, RGB or
-// RGBA). `max_pixels` is checked before anything is inflated. *data is
-// malloc'd; free it with mh_pdf_free.
-int mh_pdf_page_image(mh_pdf *pdf, int index, uint64_t max_pixels, uint8_t **data, size_t *size,
+// Bytes handed to the caller, owned by the reader until mh_pdf_bytes_free.
+typedef struct mh_pdf_bytes {
+    const uint8_t *data;
+    size_t size;
+    void *owner;
+} mh_pdf_bytes;
+void mh_pdf_bytes_free(mh_pdf_bytes *bytes);
+
+// The page's picture: the JPEG file for a JPEG stream (its first `limit`
+// bytes, or all of it), otherwise the samples as a Mihiraki sample container
+// (`MHPDFPX1`, then width, height and channels as little-endian u32, u32,
+// u32, then 8-bit rows: gray or RGB). `max_pixels` is checked before
+// anything is inflated.
+int mh_pdf_page_image(mh_pdf *pdf, int index, uint64_t max_pixels, size_t limit, mh_pdf_bytes *out,
                       char *message, size_t message_size);
 void mh_pdf_free(void *data);
 
@@ -63,8 +71,6 @@ void mh_pdf_free(void *data);
 // malloc'd; free it with mh_pdf_free.
 int mh_pdf_page_document(mh_pdf *pdf, int index, uint8_t **data, size_t *size, char *message, size_t message_size);
 
-// "MHPDFPX1": the first bytes of a sample container.
-extern const char mh_pdf_samples_magic[8];
 
 #ifdef __cplusplus
 }

@@ -60,12 +60,13 @@ final class PDFSource: BookSource, @unchecked Sendable {
         return (bytes.count, crc32(bytes))
     }
 
-    /// A JPEG page's whole stream (its header is in it); for samples, only the
-    /// container's header, so the page's size is known (and checked against
-    /// the pixel limit) before anything is inflated.
+    /// A JPEG page's first `count` bytes (its header is in them); for
+    /// samples, only the container's header, so the page's size is known (and
+    /// checked against the pixel limit) before anything is inflated.
     func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] {
         let page = try info(relativePath)
-        guard page.single_image != 0, page.jpeg == 0 else { return try read(relativePath) }
+        guard page.single_image != 0 else { return try read(relativePath) }
+        if page.jpeg != 0 { return try picture(relativePath, limit: count) }
         return PDFSamplesDecoder.header(width: Int(page.image_width), height: Int(page.image_height),
                                         channels: Int(page.channels))
     }
@@ -74,18 +75,27 @@ final class PDFSource: BookSource, @unchecked Sendable {
     /// other page: a PDF file of that page alone, for the rasteriser.
     func read(_ relativePath: String) throws -> [UInt8] {
         let page = try info(relativePath)
-        let index = Int32(try number(relativePath) - 1)
+        if page.single_image != 0 { return try picture(relativePath, limit: Int.max) }
         var data: UnsafeMutablePointer<UInt8>?, size = 0
         var message = [CChar](repeating: 0, count: 512)
-        let status = page.single_image != 0
-            ? mh_pdf_page_image(document, index, UInt64(UInt32.max), &data, &size, &message, message.count)
-            : mh_pdf_page_document(document, index, &data, &size, &message, message.count)
+        let status = mh_pdf_page_document(document, Int32(try number(relativePath) - 1), &data, &size,
+                                          &message, message.count)
         defer { mh_pdf_free(data) }
         guard Int(status) == MH_PDF_OK, let data else {
             throw MihirakiError(Self.error(status, message), path: displayPath(relativePath))
         }
-        let bytes = UnsafeBufferPointer(start: data, count: size)
-        return page.single_image != 0 ? Array(bytes) : PDFPageDecoder.magic + bytes
+        return PDFPageDecoder.magic + UnsafeBufferPointer(start: data, count: size)
+    }
+
+    /// The picture of a page of one picture: at most `limit` bytes of a JPEG stream, or the samples.
+    private func picture(_ relativePath: String, limit: Int) throws -> [UInt8] {
+        var bytes = mh_pdf_bytes()
+        var message = [CChar](repeating: 0, count: 512)
+        let status = mh_pdf_page_image(document, Int32(try number(relativePath) - 1), UInt64(UInt32.max), limit,
+                                       &bytes, &message, message.count)
+        defer { mh_pdf_bytes_free(&bytes) }
+        guard Int(status) == MH_PDF_OK else { throw MihirakiError(Self.error(status, message), path: displayPath(relativePath)) }
+        return bytes.size == 0 ? [] : Array(UnsafeBufferPointer(start: bytes.data, count: bytes.size))
     }
 
     private func info(_ relativePath: String) throws -> mh_pdf_page {
