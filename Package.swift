@@ -97,6 +97,5 @@ let package = Package(
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(name: "CLITests", dependencies: ["mihiraki", "MihirakiTestSupport", "MihirakiCodecs", "MihirakiRaster"]),
-    ],
-    cxxLanguageStandard: .cxx17
+    ]
 )
