@@ -14,6 +14,9 @@ and the page folders they were made from.
   user-password.pdf    the same with a user password: refused, "encrypted"
   vector.pdf           reportlab: a page of text and shapes, then a picture page
   damaged.pdf          the first 700 bytes of img2pdf.pdf
+  jpx.pdf              img2pdf of jpx/p1.jp2 (RGB) and jpx/p2.jp2 (gray), lossless
+                       JPEG 2000 written by Pillow: kept as JPXDecode streams;
+                       jpx/p1.png and jpx/p2.png are Pillow's decodes of them
   inflates-past.pdf    a 10×10 gray picture whose Flate stream inflates to 1 MB
   ends-early.pdf       a 10×10 gray picture whose stream holds 5 rows
 
@@ -97,6 +100,14 @@ def one_picture(name, samples):
     page.Contents = pikepdf.Stream(pdf, b"q 10 0 0 10 0 0 cm /Im0 Do Q")
     pdf.save(out / name, static_id=True)
 
+
+jpx = out / "jpx"
+jpx.mkdir(exist_ok=True)
+picture(120, 180, 8).save(jpx / "p1.jp2", irreversible=False)
+picture(120, 180, 9).convert("L").save(jpx / "p2.jp2", irreversible=False)
+for name in ("p1", "p2"):
+    Image.open(jpx / f"{name}.jp2").save(jpx / f"{name}.png")
+(out / "jpx.pdf").write_bytes(img2pdf.convert([str(jpx / "p1.jp2"), str(jpx / "p2.jp2")], nodate=True))
 
 one_picture("inflates-past.pdf", bytes(1 << 20))
 one_picture("ends-early.pdf", bytes(50))

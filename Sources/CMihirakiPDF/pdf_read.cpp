@@ -11,7 +11,10 @@
 #include <qpdf/QPDFPageObjectHelper.hh>
 #include <qpdf/QPDFWriter.hh>
 
+#include <openjpeg-2.5/openjpeg.h>
+
 #include <array>
+#include <memory>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -37,6 +40,7 @@ struct Analysis {
     int baseComponents = 0;   // Indexed: components of the palette's colours
     std::vector<uint8_t> palette;
     std::vector<double> decode; // /Decode, 2 per component; empty for the default
+    bool jpx = false;           // a JPEG 2000 stream, decoded by openjp2
 };
 
 struct Failure : std::runtime_error {
@@ -160,6 +164,113 @@ int componentsOf(QPDFObjectHandle space, int depth = 0) {
     return 0;
 }
 
+// A stream as stored (decrypted, not decoded).
+std::vector<uint8_t> rawStream(QPDFObjectHandle stream) {
+    Collect collect(size_t(1) << 31, 0);
+    bool attempted = false;
+    if (!stream.pipeStreamData(&collect, &attempted, 0, qpdf_dl_none, true, false) || collect.overflowed) {
+        throw Failure(MH_PDF_DAMAGED, "its picture's stream cannot be read");
+    }
+    return std::move(collect.bytes);
+}
+
+// A JPEG 2000 codestream or JP2 file decoded by openjp2, from memory.
+struct Jpx {
+    int width = 0, height = 0, components = 0;
+    std::string why;                // set when Mihiraki does not read this kind of JPEG 2000 picture
+    std::vector<uint8_t> samples;   // 8-bit, gray or RGB, when decoded
+};
+
+struct MemoryStream {
+    std::vector<uint8_t> const *bytes;
+    size_t at = 0;
+};
+
+OPJ_SIZE_T readMemory(void *buffer, OPJ_SIZE_T size, void *user) {
+    auto *m = static_cast<MemoryStream *>(user);
+    if (m->at >= m->bytes->size()) return OPJ_SIZE_T(-1);
+    size_t n = std::min(size_t(size), m->bytes->size() - m->at);
+    std::memcpy(buffer, m->bytes->data() + m->at, n);
+    m->at += n;
+    return n;
+}
+OPJ_OFF_T skipMemory(OPJ_OFF_T count, void *user) {
+    auto *m = static_cast<MemoryStream *>(user);
+    if (count < 0) return -1;
+    size_t n = std::min(size_t(count), m->bytes->size() - m->at);
+    m->at += n;
+    return OPJ_OFF_T(n);
+}
+OPJ_BOOL seekMemory(OPJ_OFF_T to, void *user) {
+    auto *m = static_cast<MemoryStream *>(user);
+    if (to < 0 || size_t(to) > m->bytes->size()) return OPJ_FALSE;
+    m->at = size_t(to);
+    return OPJ_TRUE;
+}
+void quiet(const char *, void *) {}
+
+Jpx jpx(std::vector<uint8_t> const &bytes, bool decode) {
+    Jpx result;
+    static const uint8_t jp2[] = {0, 0, 0, 12, 'j', 'P', ' ', ' '};
+    bool isJP2 = bytes.size() >= 8 && std::memcmp(bytes.data(), jp2, 8) == 0;
+    std::unique_ptr<opj_codec_t, void (*)(opj_codec_t *)> codec(opj_create_decompress(isJP2 ? OPJ_CODEC_JP2 : OPJ_CODEC_J2K),
+                                                               opj_destroy_codec);
+    if (!codec) throw Failure(MH_PDF_DAMAGED, "its JPEG 2000 picture cannot be read");
+    opj_set_info_handler(codec.get(), quiet, nullptr);
+    opj_set_warning_handler(codec.get(), quiet, nullptr);
+    opj_set_error_handler(codec.get(), quiet, nullptr);
+    opj_dparameters_t parameters;
+    opj_set_default_decoder_parameters(&parameters);
+    if (!opj_setup_decoder(codec.get(), &parameters)) throw Failure(MH_PDF_DAMAGED, "its JPEG 2000 picture cannot be read");
+    MemoryStream memory{&bytes};
+    std::unique_ptr<opj_stream_t, void (*)(opj_stream_t *)> stream(opj_stream_create(1 << 16, OPJ_TRUE), opj_stream_destroy);
+    opj_stream_set_read_function(stream.get(), readMemory);
+    opj_stream_set_skip_function(stream.get(), skipMemory);
+    opj_stream_set_seek_function(stream.get(), seekMemory);
+    opj_stream_set_user_data(stream.get(), &memory, nullptr);
+    opj_stream_set_user_data_length(stream.get(), bytes.size());
+    opj_image_t *raw = nullptr;
+    if (!opj_read_header(stream.get(), codec.get(), &raw) || !raw) {
+        if (raw) opj_image_destroy(raw);
+        throw Failure(MH_PDF_DAMAGED, "its JPEG 2000 picture's header is damaged");
+    }
+    std::unique_ptr<opj_image_t, void (*)(opj_image_t *)> image(raw, opj_image_destroy);
+    result.width = int(image->x1 - image->x0);
+    result.height = int(image->y1 - image->y0);
+    result.components = int(image->numcomps);
+    if (result.components != 1 && result.components != 3) { result.why = "a JPEG 2000 picture of unusual components"; return result; }
+    if (image->color_space == OPJ_CLRSPC_SYCC || image->color_space == OPJ_CLRSPC_EYCC || image->color_space == OPJ_CLRSPC_CMYK) {
+        result.why = "a JPEG 2000 picture in YCC or CMYK";
+        return result;
+    }
+    for (int c = 0; c < result.components; c++) {
+        auto &comp = image->comps[c];
+        if (comp.dx != 1 || comp.dy != 1 || comp.prec < 1 || comp.prec > 16) {
+            result.why = "a subsampled JPEG 2000 picture";
+            return result;
+        }
+    }
+    if (!decode) return result;
+    if (!opj_decode(codec.get(), stream.get(), image.get()) || !opj_end_decompress(codec.get(), stream.get())) {
+        throw Failure(MH_PDF_DAMAGED, "its JPEG 2000 picture is damaged");
+    }
+    size_t pixels = size_t(result.width) * size_t(result.height);
+    result.samples.resize(pixels * size_t(result.components));
+    for (int c = 0; c < result.components; c++) {
+        auto &comp = image->comps[c];
+        if (!comp.data || comp.w != unsigned(result.width) || comp.h != unsigned(result.height)) {
+            throw Failure(MH_PDF_DAMAGED, "its JPEG 2000 picture is damaged");
+        }
+        int64_t top = (int64_t(1) << comp.prec) - 1, offset = comp.sgnd ? (int64_t(1) << (comp.prec - 1)) : 0;
+        for (size_t k = 0; k < pixels; k++) {
+            int64_t v = std::min<int64_t>(top, std::max<int64_t>(0, int64_t(comp.data[k]) + offset));
+            result.samples[k * size_t(result.components) + size_t(c)] =
+                uint8_t(comp.prec == 8 ? v : (v * 255 + top / 2) / top);
+        }
+    }
+    return result;
+}
+
 struct Document {
     QPDF qpdf;
     std::vector<QPDFPageObjectHelper> pages;
@@ -236,7 +347,8 @@ struct Document {
                 if (filters.size() != 1) return reject("a JPEG picture under another filter");
                 page.jpeg = 1;
             } else if (f == "/JPXDecode") {
-                return reject("a JPEG 2000 picture");
+                if (filters.size() != 1) return reject("a JPEG 2000 picture under another filter");
+                a.jpx = true;
             } else if (f == "/CCITTFaxDecode" || f == "/CCF" || f == "/JBIG2Decode") {
                 return reject("a fax (CCITT or JBIG2) picture");
             } else if (!(f == "/FlateDecode" || f == "/Fl" || f == "/LZWDecode" || f == "/LZW" || f == "/RunLengthDecode"
@@ -244,7 +356,16 @@ struct Document {
                 return reject("a picture under an unknown filter");
             }
         }
-        if (!page.jpeg) {
+        if (a.jpx) {
+            // The stream's own header says the size and components; the dictionary's may be absent.
+            std::vector<uint8_t> raw = rawStream(image);
+            Jpx header = jpx(raw, false);
+            if (header.width != page.image_width || header.height != page.image_height) {
+                throw Failure(MH_PDF_DAMAGED, "its JPEG 2000 picture's size is not the one its dictionary gives");
+            }
+            if (!header.why.empty()) return reject(header.why);
+            a.components = header.components;
+        } else if (!page.jpeg) {
             QPDFObjectHandle space = dict.getKey("/ColorSpace");
             QPDFObjectHandle bits = dict.getKey("/BitsPerComponent");
             a.bits = bits.isInteger() ? int(bits.getIntValue()) : 0;
@@ -292,6 +413,7 @@ struct Document {
         }
         a.image = image;
         page.channels = a.indexed ? (a.baseComponents == 1 ? 1 : 3) : (a.components == 1 ? 1 : 3);
+        if (a.jpx) page.channels = a.components == 1 ? 1 : 3;
         page.single_image = 1;
         return a;
     }
@@ -437,6 +559,15 @@ extern "C" int mh_pdf_page_image(mh_pdf *pdf, int index, uint64_t max_pixels, si
                 throw Failure(MH_PDF_DAMAGED, "its picture's stream cannot be read");
             }
             return hand(std::move(collect.bytes));
+        }
+        if (a.jpx) {
+            Jpx decoded = jpx(rawStream(image), true);
+            std::vector<uint8_t> output(20 + decoded.samples.size());
+            std::memcpy(output.data(), samplesMagic, 8);
+            uint32_t fields[3] = {uint32_t(width), uint32_t(height), uint32_t(a.page.channels)};
+            for (int f = 0; f < 3; f++) for (int b = 0; b < 4; b++) output[size_t(8 + 4 * f + b)] = uint8_t(fields[f] >> (8 * b));
+            std::memcpy(output.data() + 20, decoded.samples.data(), decoded.samples.size());
+            return hand(std::move(output));
         }
         size_t rowBytes = (size_t(width) * size_t(a.components) * size_t(a.bits) + 7) / 8;
         size_t expected = rowBytes * size_t(height);

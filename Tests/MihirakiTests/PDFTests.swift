@@ -34,6 +34,22 @@ struct PDFTests {
         }
     }
 
+    @Test("JPEG 2000 pictures (JPXDecode, kept by img2pdf) are decoded by openjp2 as Pillow decodes them")
+    func jpegTwoThousand() throws {
+        var options = LayoutOptions()
+        options.size = .exact(width: 400, height: 300)
+        let fromPDF = try BookPlan(book: try Book.load(Self.pdf("jpx")), options: options)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for name in ["p1", "p2"] {
+            let png = Fixtures.testImages.appendingPathComponent("pdf/jpx/\(name).png")
+            try folder.write("pages/\(name).png", try Fixtures.bytes(png))
+        }
+        let fromFolder = try BookPlan(book: try Book.load(folder.path + "/pages"), options: options)
+        #expect(fromPDF.spreadCount == 2 && fromPDF.headers.map(\.isGray) == [false, true])
+        for index in 0..<2 { #expect(try fromPDF.spreadFile(at: index) == fromFolder.spreadFile(at: index)) }
+    }
+
     @Test("The catalog's /Direction /R2L and /PageLayout /TwoPageLeft: right to left, the cover paired; flags come after")
     func declarations() throws {
         let book = try Book.load(Self.pdf("declared"))
