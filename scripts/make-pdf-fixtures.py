@@ -17,6 +17,8 @@ and the page folders they were made from.
   jpx.pdf              img2pdf of jpx/p1.jp2 (RGB) and jpx/p2.jp2 (gray), lossless
                        JPEG 2000 written by Pillow: kept as JPXDecode streams;
                        jpx/p1.png and jpx/p2.png are Pillow's decodes of them
+  soft-mask.pdf        alpha/p1.png (RGBA) and alpha/p2.png (gray and alpha) as
+                       pictures with a soft mask (/SMask), written with pikepdf
   inflates-past.pdf    a 10×10 gray picture whose Flate stream inflates to 1 MB
   ends-early.pdf       a 10×10 gray picture whose stream holds 5 rows
 
@@ -108,6 +110,30 @@ picture(120, 180, 9).convert("L").save(jpx / "p2.jp2", irreversible=False)
 for name in ("p1", "p2"):
     Image.open(jpx / f"{name}.jp2").save(jpx / f"{name}.png")
 (out / "jpx.pdf").write_bytes(img2pdf.convert([str(jpx / "p1.jp2"), str(jpx / "p2.jp2")], nodate=True))
+
+alpha = out / "alpha"
+alpha.mkdir(exist_ok=True)
+rgba = picture(120, 180, 10).convert("RGBA")
+rgba.putalpha(Image.fromarray(np.tile(np.arange(120, dtype=np.uint8) * 2, (180, 1))))
+rgba.save(alpha / "p1.png")
+la = picture(120, 180, 11).convert("LA")
+la.putalpha(Image.fromarray(np.tile((np.arange(180, dtype=np.uint8) * 1.4).astype(np.uint8)[:, None], (1, 120))))
+la.save(alpha / "p2.png")
+masked = pikepdf.new()
+for path in (alpha / "p1.png", alpha / "p2.png"):
+    picture_ = Image.open(path)
+    colour, a = (picture_.convert("RGB"), picture_.getchannel("A")) if picture_.mode == "RGBA" else (picture_.convert("L"), picture_.getchannel("A"))
+    mask = pikepdf.Stream(masked, zlib.compress(a.tobytes()))
+    mask.Type, mask.Subtype, mask.Width, mask.Height = pikepdf.Name.XObject, pikepdf.Name.Image, 120, 180
+    mask.BitsPerComponent, mask.ColorSpace, mask.Filter = 8, pikepdf.Name.DeviceGray, pikepdf.Name.FlateDecode
+    image = pikepdf.Stream(masked, zlib.compress(colour.tobytes()))
+    image.Type, image.Subtype, image.Width, image.Height = pikepdf.Name.XObject, pikepdf.Name.Image, 120, 180
+    image.BitsPerComponent, image.Filter, image.SMask = 8, pikepdf.Name.FlateDecode, mask
+    image.ColorSpace = pikepdf.Name.DeviceRGB if colour.mode == "RGB" else pikepdf.Name.DeviceGray
+    page = masked.add_blank_page(page_size=(90, 135))
+    page.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Im0=image))
+    page.Contents = pikepdf.Stream(masked, b"q 90 0 0 135 0 0 cm /Im0 Do Q")
+masked.save(out / "soft-mask.pdf", static_id=True)
 
 one_picture("inflates-past.pdf", bytes(1 << 20))
 one_picture("ends-early.pdf", bytes(50))

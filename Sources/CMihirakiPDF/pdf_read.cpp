@@ -41,6 +41,8 @@ struct Analysis {
     std::vector<uint8_t> palette;
     std::vector<double> decode; // /Decode, 2 per component; empty for the default
     bool jpx = false;           // a JPEG 2000 stream, decoded by openjp2
+    QPDFObjectHandle softMask;  // an /SMask of the picture's size: its alpha
+    int softMaskBits = 8;
 };
 
 struct Failure : std::runtime_error {
@@ -336,7 +338,24 @@ struct Document {
         page.image_width = int(w.getIntValue());
         page.image_height = int(h.getIntValue());
         if (dict.getKey("/ImageMask").isBool() && dict.getKey("/ImageMask").getBoolValue()) return reject("a stencil mask");
-        if (!dict.getKey("/SMask").isNull() || !dict.getKey("/Mask").isNull()) return reject("a picture with a mask");
+        if (!dict.getKey("/Mask").isNull()) return reject("a picture with a mask");
+        QPDFObjectHandle softMask = dict.getKey("/SMask");
+        if (!softMask.isNull()) {
+            // A soft mask of the picture's own size, gray, not premultiplied, in a filter read here: its alpha.
+            if (!softMask.isStream()) return reject("a picture with a malformed soft mask");
+            QPDFObjectHandle m = softMask.getDict();
+            QPDFObjectHandle mw = m.getKey("/Width"), mh = m.getKey("/Height"), mb = m.getKey("/BitsPerComponent");
+            QPDFObjectHandle mf = m.getKey("/Filter");
+            bool plainFilter = mf.isNull() || mf.isNameAndEquals("/FlateDecode") || mf.isNameAndEquals("/Fl");
+            if (!mw.isInteger() || !mh.isInteger() || mw.getIntValue() != page.image_width || mh.getIntValue() != page.image_height
+                || !mb.isInteger() || !(mb.getIntValue() == 8 || mb.getIntValue() == 16 || mb.getIntValue() == 1
+                                        || mb.getIntValue() == 2 || mb.getIntValue() == 4)
+                || !m.getKey("/Matte").isNull() || !m.getKey("/Decode").isNull() || !plainFilter) {
+                return reject("a picture with a soft mask of another size or kind");
+            }
+            a.softMask = softMask;
+            a.softMaskBits = int(mb.getIntValue());
+        }
 
         std::vector<std::string> filters;
         QPDFObjectHandle filter = dict.getKey("/Filter");
@@ -365,6 +384,7 @@ struct Document {
             }
             if (!header.why.empty()) return reject(header.why);
             a.components = header.components;
+            if (a.softMask.isInitialized()) return reject("a JPEG 2000 picture with a soft mask");
         } else if (!page.jpeg) {
             QPDFObjectHandle space = dict.getKey("/ColorSpace");
             QPDFObjectHandle bits = dict.getKey("/BitsPerComponent");
@@ -414,6 +434,7 @@ struct Document {
         a.image = image;
         page.channels = a.indexed ? (a.baseComponents == 1 ? 1 : 3) : (a.components == 1 ? 1 : 3);
         if (a.jpx) page.channels = a.components == 1 ? 1 : 3;
+        if (a.softMask.isInitialized() && !a.softMask.isNull()) page.channels += 1;  // gray+alpha or RGBA
         page.single_image = 1;
         return a;
     }
@@ -586,6 +607,24 @@ extern "C" int mh_pdf_page_image(mh_pdf *pdf, int index, uint64_t max_pixels, si
         if (collect.bytes.size() < expected) throw Failure(MH_PDF_DAMAGED, "its picture's stream ends early");
 
         int channels = a.page.channels;
+        // The soft mask's samples, one per pixel, scaled to 8 bits.
+        std::vector<uint8_t> alpha;
+        QPDFObjectHandle softMask = a.softMask;
+        if (softMask.isInitialized() && !softMask.isNull()) {
+            size_t maskRow = (size_t(width) * size_t(a.softMaskBits) + 7) / 8;
+            Collect mask(maskRow * size_t(height), maskRow * size_t(height));
+            bool maskAttempted = false;
+            if (!softMask.pipeStreamData(&mask, &maskAttempted, 0, qpdf_dl_specialized, true, false) || mask.overflowed) {
+                throw Failure(MH_PDF_DAMAGED, "its picture's soft mask cannot be decoded, or inflates past its size");
+            }
+            if (mask.bytes.size() < maskRow * size_t(height)) throw Failure(MH_PDF_DAMAGED, "its picture's soft mask ends early");
+            alpha.resize(size_t(width) * size_t(height));
+            for (size_t y = 0; y < height; y++) {
+                for (size_t x = 0; x < width; x++) {
+                    alpha[y * size_t(width) + x] = to8(sampleAt(mask.bytes.data() + y * maskRow, x, a.softMaskBits), a.softMaskBits);
+                }
+            }
+        }
         size_t header = 8 + 12;
         std::vector<uint8_t> output(header + size_t(width) * size_t(height) * size_t(channels));
         uint8_t *out = output.data();
@@ -625,6 +664,7 @@ extern "C" int mh_pdf_page_image(mh_pdf *pdf, int index, uint64_t max_pixels, si
                     cmykToRGB(samples[0], samples[1], samples[2], samples[3], pixel);
                     pixel += 3;
                 }
+                if (!alpha.empty()) *pixel++ = alpha[y * size_t(width) + x];
             }
         }
         std::vector<uint8_t>().swap(collect.bytes);

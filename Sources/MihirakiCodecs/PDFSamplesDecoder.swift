@@ -1,6 +1,6 @@
 /// A PDF page's picture as Mihiraki's PDF reader hands it over when it is not
-/// a JPEG: its samples, already 8-bit gray or RGB (inflated, predictors undone,
-/// palettes and `/Decode` applied), behind a 20-byte header: `MHPDFPX1`, then
+/// a JPEG: its samples, already 8-bit gray or RGB, with alpha from a soft mask
+/// (inflated, predictors undone, palettes and `/Decode` applied), behind a 20-byte header: `MHPDFPX1`, then
 /// width, height and channels as little-endian 32-bit numbers. Rows stream
 /// straight from the bytes.
 package enum PDFSamplesDecoder: PageFormatDecoder {
@@ -18,11 +18,11 @@ package enum PDFSamplesDecoder: PageFormatDecoder {
             (0..<4).reduce(0) { $0 | Int(bytes[8 + 4 * k + $1]) << (8 * $1) }
         }
         let width = field(0), height = field(1), channels = field(2)
-        guard width > 0, height > 0, channels == 1 || channels == 3 else {
+        guard width > 0, height > 0, (1...4).contains(channels) else {
             throw CodecError(.corrupt, "a PDF picture's samples do not match their size")
         }
         let header = PageHeader(format: .pdfSamples, storedWidth: width, storedHeight: height, orientation: 1,
-                                isGray: channels == 1)
+                                isGray: channels <= 2)
         var line = 0
         let rowBytes = width * channels
         return try body(PageDecoder.OpenedPage(header: header, channels: channels, streams: true) { row in
@@ -42,5 +42,5 @@ extension ImageFormat {
     package static let pdfSamples = ImageFormat(
         id: "pdf-samples", name: "PDF picture", extensions: [], mimeType: "application/octet-stream",
         signatures: [.bytes(PDFSamplesDecoder.magic)], decoder: PDFSamplesDecoder.self,
-        capabilities: Capabilities(alpha: false, lossless: true, gray: true, streamed: true, largestSide: 1_000_000))
+        capabilities: Capabilities(alpha: true, lossless: true, gray: true, streamed: true, largestSide: 1_000_000))
 }

@@ -50,6 +50,18 @@ struct PDFTests {
         for index in 0..<2 { #expect(try fromPDF.spreadFile(at: index) == fromFolder.spreadFile(at: index)) }
     }
 
+    @Test("A picture with a soft mask (/SMask) reads as the RGBA or gray-and-alpha PNG it was made from")
+    func softMask() throws {
+        var options = LayoutOptions()
+        options.size = .exact(width: 400, height: 300)
+        try options.set([("background", "#336699")])
+        let fromPDF = try BookPlan(book: try Book.load(Self.pdf("soft-mask")), options: options)
+        let fromFolder = try BookPlan(book: try Book.load(Fixtures.testImages.appendingPathComponent("pdf/alpha").path),
+                                      options: options)
+        #expect(fromPDF.spreadCount == 2)
+        for index in 0..<2 { #expect(try fromPDF.spreadFile(at: index) == fromFolder.spreadFile(at: index)) }
+    }
+
     @Test("The catalog's /Direction /R2L and /PageLayout /TwoPageLeft: right to left, the cover paired; flags come after")
     func declarations() throws {
         let book = try Book.load(Self.pdf("declared"))

@@ -38,7 +38,7 @@ typedef struct mh_pdf_page {
     char reason[96];
     int image_width, image_height;
     int jpeg;            // the picture is a JPEG stream (DCTDecode): its bytes are a JPEG file
-    int channels;        // otherwise: 1 (gray) or 3 (RGB) samples per pixel as handed over
+    int channels;        // otherwise: 1 (gray), 2 (gray, alpha), 3 (RGB) or 4 (RGBA) samples per pixel as handed over
 } mh_pdf_page;
 
 // Opens the PDF at `path` (read as needed, not whole). On failure returns NULL
@@ -60,7 +60,7 @@ void mh_pdf_bytes_free(mh_pdf_bytes *bytes);
 // The page's picture: the JPEG file for a JPEG stream (its first `limit`
 // bytes, or all of it), otherwise the samples as a Mihiraki sample container
 // (`MHPDFPX1`, then width, height and channels as little-endian u32, u32,
-// u32, then 8-bit rows: gray or RGB). `max_pixels` is checked before
+// u32, then 8-bit rows: gray, gray+alpha, RGB or RGBA; alpha from a soft mask). `max_pixels` is checked before
 // anything is inflated.
 int mh_pdf_page_image(mh_pdf *pdf, int index, uint64_t max_pixels, size_t limit, mh_pdf_bytes *out,
                       char *message, size_t message_size);
