@@ -33,6 +33,7 @@ final class BookCatalog: Sendable {
         var ordered: [Entry] = []
         var scannedAt = 0.0
         var scanning = false
+        var scanSeconds = 0.0
     }
     private let listing = Mutex(Listing())
 
@@ -43,8 +44,12 @@ final class BookCatalog: Sendable {
         }
         self.root = resolved
         self.refreshSeconds = refreshSeconds
-        install(Self.scan(resolved))
+        let start = Self.now()
+        install(Self.scan(resolved), took: Self.now() - start)
     }
+
+    /// How long the last scan of ROOT took, in seconds.
+    var lastScanSeconds: Double { listing.withLock { $0.scanSeconds } }
 
     /// Every book, in natural order of their ids.
     var books: [Entry] {
@@ -58,9 +63,11 @@ final class BookCatalog: Sendable {
         return listing.withLock { $0.byID[ExactKey(id)] }
     }
 
-    private func install(_ entries: [Entry]) {
+    private func install(_ entries: [Entry], took seconds: Double) {
         let byID = Dictionary(entries.map { (ExactKey($0.id), $0) }, uniquingKeysWith: { first, _ in first })
-        listing.withLock { $0 = Listing(byID: byID, ordered: entries, scannedAt: Self.now(), scanning: false) }
+        listing.withLock {
+            $0 = Listing(byID: byID, ordered: entries, scannedAt: Self.now(), scanning: false, scanSeconds: seconds)
+        }
     }
 
     private func refreshIfStale() {
@@ -71,7 +78,11 @@ final class BookCatalog: Sendable {
         }
         guard stale else { return }
         let root = self.root
-        DispatchQueue.global().async { self.install(Self.scan(root)) }
+        DispatchQueue.global().async {
+            let start = Self.now()
+            let entries = Self.scan(root)
+            self.install(entries, took: Self.now() - start)
+        }
     }
 
     private static func now() -> Double {

@@ -15,12 +15,19 @@ enum Routes {
         router.get("/viewer.js") { _, _ in Viewer.asset(Viewer.script, type: "text/javascript; charset=utf-8") }
         router.get("/viewer.css") { _, _ in Viewer.asset(Viewer.style, type: "text/css; charset=utf-8") }
         router.get("/healthz") { _, _ in json(["status": "ok"]) }
-        router.get("/api/books") { _, _ in
-            let books = service.catalog.books.map { entry in
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                     body: .init(byteBuffer: ByteBuffer(string: service.metricsText())))
+        }
+        router.get("/api/books") { request, _ in
+            // Paged: `offset` (default 0) and `limit` (default 1000, at most 100000); the total comes with every page.
+            let (offset, limit) = try page(parameters(request))
+            let all = service.catalog.books
+            let books = all.dropFirst(offset).prefix(limit).map { entry in
                 ["id": entry.id, "kind": entry.isArchive ? "archive" : "folder",
                  "url": "/api/books/" + BookID.encode(entry.id)]
             }
-            return json(["books": books])
+            return json(["books": Array(books), "total": all.count, "offset": offset, "limit": limit])
         }
         router.get("/api/books/:id/manifest") { request, context in
             let entry = try service.entry(encodedID: try rawParameter("id", context))
@@ -38,9 +45,10 @@ enum Routes {
             switch answer {
             case .notModified(let etag):
                 return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: cacheControl])
-            case .spread(let bytes, let etag, let format):
+            case .spread(let bytes, let etag, let format, let cached):
                 return Response(status: .ok,
-                                headers: [.contentType: format.mimeType, .eTag: etag, .cacheControl: cacheControl],
+                                headers: [.contentType: format.mimeType, .eTag: etag, .cacheControl: cacheControl,
+                                          .xCache: cached ? "HIT" : "MISS"],
                                 body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
             }
         }
@@ -59,6 +67,27 @@ enum Routes {
             throw ServerError(.notFound, "spread files are named " + listed(SpreadFormat.allCases.map { "N." + $0.fileExtension }, "or"))
         }
         return (number, format)
+    }
+
+    /// The book list's page: `offset` ≥ 0 (default 0), `limit` 1–100000 (default 1000).
+    /// - Throws: 400 naming the parameter.
+    static func page(_ parameters: [(name: String, value: String)]) throws -> (offset: Int, limit: Int) {
+        var offset = 0, limit = 1000
+        for (name, value) in parameters {
+            switch name {
+            case "offset":
+                guard let n = Int(value), n >= 0 else { throw ServerError(.badRequest, "offset takes a whole number from 0") }
+                offset = n
+            case "limit":
+                guard let n = Int(value), (1...100_000).contains(n) else {
+                    throw ServerError(.badRequest, "limit takes a whole number from 1 to 100000")
+                }
+                limit = n
+            default:
+                throw ServerError(.badRequest, "the book list takes offset and limit, not \(name)")
+            }
+        }
+        return (offset, limit)
     }
 
     /// A route parameter exactly as it came in the request line (still percent-encoded).

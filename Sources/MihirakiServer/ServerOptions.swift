@@ -21,6 +21,12 @@ public struct ServerOptions: Sendable {
     public var refreshSeconds = 2.0
     /// A connection that sends nothing for this long is closed (slow clients).
     public var idleTimeoutSeconds = 30
+    /// Where the access log's lines go (one JSON object per request), or
+    /// nowhere when `nil`. `mihiraki serve` writes them to stderr unless `--quiet`.
+    public var accessLog: (@Sendable (String) -> Void)? = nil
+
+    /// An access log on standard error: each line written whole, one at a time.
+    public static func standardErrorLog() -> @Sendable (String) -> Void { AccessLog.standardError() }
 
     /// Options for serving `root`, every other value at its default.
     public init(root: String) { self.root = root }

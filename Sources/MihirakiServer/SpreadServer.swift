@@ -89,11 +89,14 @@ public enum SpreadServer {
             logger: logger)
     }
 
-    /// What answers each request: HEAD as GET, then the routes. The tests
+    /// What answers each request: counted and logged, GET and HEAD only, HEAD
+    /// as GET, then the routes. The tests
     /// call it in-process, with no socket.
     /// - Throws: ``MihirakiError`` as ``run(_:listening:)``.
     package static func responder(_ options: ServerOptions) throws -> some HTTPResponder<BasicRequestContext> {
         try options.validate()
-        return HeadAsGet(inner: Routes.router(try SpreadService(options: options)).buildResponder())
+        let service = try SpreadService(options: options)
+        return Observed(inner: OnlyGetAndHead(inner: HeadAsGet(inner: Routes.router(service).buildResponder())),
+                        metrics: service.metrics, log: options.accessLog)
     }
 }

@@ -16,11 +16,12 @@ final class SpreadService: Sendable {
     /// What a spread request gets.
     enum Answer: Sendable {
         case notModified(etag: String)
-        case spread(bytes: [UInt8], etag: String, format: SpreadFormat)
+        case spread(bytes: [UInt8], etag: String, format: SpreadFormat, cached: Bool)
     }
 
     let options: ServerOptions
     let catalog: BookCatalog
+    let metrics = ServerMetrics()
     private let queue: RenderQueue
     private let spreads: LRUCache<ExactKey, [UInt8]>
     private let books = LRUCache<ExactKey, OpenedBook>(capacity: 256)
@@ -30,7 +31,7 @@ final class SpreadService: Sendable {
     init(options: ServerOptions) throws {
         self.options = options
         catalog = try BookCatalog(root: options.root, refreshSeconds: options.refreshSeconds)
-        queue = RenderQueue(workers: options.jobs, queue: options.queue)
+        queue = RenderQueue(workers: options.jobs, queue: options.queue, metrics: metrics)
         spreads = LRUCache(capacity: options.cacheBytes)
     }
 
@@ -66,12 +67,17 @@ final class SpreadService: Sendable {
         let format = options.encoding.format
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag) { return .notModified(etag: etag) }
         let key = ExactKey(entry.id + "\n" + etag)
-        if let bytes = spreads.value(for: key) { return .spread(bytes: bytes, etag: etag, format: format) }
+        if let bytes = spreads.value(for: key) { return .spread(bytes: bytes, etag: etag, format: format, cached: true) }
         let bytes: [UInt8] = try await queue.run(key: key) {
             try self.answering(entry) { try plan.spreadFile(at: number - 1) }
         }
         spreads.insert(bytes, for: key, cost: bytes.count)
-        return .spread(bytes: bytes, etag: etag, format: format)
+        return .spread(bytes: bytes, etag: etag, format: format, cached: false)
+    }
+
+    /// The `/metrics` text: the counters, and the gauges read now.
+    func metricsText() -> String {
+        metrics.text(cacheBytes: spreads.totalCost, books: catalog.books.count, scanSeconds: catalog.lastScanSeconds)
     }
 
     /// Whether an `If-None-Match` value names `etag` (a list, weak tags, or `*`).

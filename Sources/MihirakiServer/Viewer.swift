@@ -167,7 +167,7 @@ enum Viewer {
     }
 
     async function start() {
-      const answer = await fetch("/api/books");
+      const answer = await fetch("/api/books?limit=100000");
       const list = (await answer.json()).books || [];
       const select = $("book");
       for (const book of list) {

@@ -9,8 +9,9 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the books under ROOT over HTTP: spreads in any size and format, manifests, and a viewer.",
         discussion: """
         Prints one line with the address once it listens; stops on SIGTERM or SIGINT after \
-        answering the requests in flight. Routes: /, /healthz, /api/books, /api/books/ID/manifest, \
-        /api/books/ID/spreads/N.png (or .jpg, .webp, .avif) with the layout options as query parameters.
+        answering the requests in flight. Routes: /, /healthz, /metrics (Prometheus), /api/books (?offset=&limit=), \
+        /api/books/ID/manifest, /api/books/ID/spreads/N.png (or .jpg, .webp, .avif) with the layout options \
+        as query parameters. Each request is one JSON line on stderr unless --quiet.
         """)
 
     @Argument(help: "The folder of books (folders of page images and archives, found recursively).")
@@ -40,6 +41,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a connection silent for this many seconds.", valueName: "S"))
     var idleTimeout = 30
 
+    @Flag(help: "No access log (by default one JSON line per request on stderr).")
+    var quiet = false
+
     func run() async throws {
         var options = ServerOptions(root: root)
         options.host = host
@@ -50,6 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
         options.maxPixels = maxPixels
         options.idleTimeoutSeconds = idleTimeout
         options.refreshSeconds = refresh
+        if !quiet { options.accessLog = ServerOptions.standardErrorLog() }
         let root = self.root
         try await SpreadServer.run(options) { host, port in
             FileHandle.standardOutput.write(Data("mihiraki: serving \(root) at http://\(host):\(port)/\n".utf8))

@@ -149,7 +149,8 @@ struct ServerLoadTests {
         let library = try ServedLibrary()
         defer { library.remove() }
         for round in 0..<6 {
-            let server = try RunningServer(root: library.root)
+            // --quiet: no access log, so anything on stderr is a failure.
+            let server = try RunningServer(root: library.root, ["--quiet"])
             let port = server.port
             let opened = Mutex<[Int32]>([])
             let burstDone = DispatchSemaphore(value: 0)

@@ -98,6 +98,11 @@ struct DeclarationTests {
                 path = folder.path + "/EPUB.bin"
                 try FileManager.default.copyItem(atPath: Fixtures.testImages.appendingPathComponent("epub/epub2-fixed.epub").path,
                                                  toPath: path)
+            } else if kind.name == "PDF" {
+                // Made by img2pdf (scripts/make-pdf-fixtures.py): two of its pages are enough here.
+                path = folder.path + "/PDF.bin"
+                try FileManager.default.copyItem(atPath: Fixtures.testImages.appendingPathComponent("pdf/jpx.pdf").path,
+                                                 toPath: path)
             } else if let format = made[kind.name] {
                 try bsdtar(["--format", format, "-cf", path, "-C", folder.path + "/src", "."])
             } else {

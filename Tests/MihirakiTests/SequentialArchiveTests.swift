@@ -122,9 +122,15 @@ struct SequentialArchiveTests {
         #expect { _ = try Book.load(path) } throws: {
             ($0 as? MihirakiError)?.path == path && ($0 as? MihirakiError)?.description.contains("\n") == false
         }
-        let other = try folder.write("book.pdf", Array("%PDF-1.4".utf8))
+        let other = try folder.write("book.mobi", Array("BOOKMOBI".utf8))
         #expect { _ = try Book.load(other) } throws: {
-            ($0 as? MihirakiError)?.message == "not a folder or a book file Mihiraki reads (EPUB, ZIP, RAR, 7z, tar)"
+            ($0 as? MihirakiError)?.message == "not a folder or a book file Mihiraki reads (EPUB, PDF, ZIP, RAR, 7z, tar)"
+        }
+        // A PDF is a book now; one that is only its header is a damaged PDF, in one line.
+        let pdf = try folder.write("book.pdf", Array("%PDF-1.4".utf8))
+        #expect { _ = try Book.load(pdf) } throws: {
+            let error = $0 as? MihirakiError
+            return error?.path == pdf && error?.message.hasPrefix("a damaged PDF") == true && error?.description.contains("\n") == false
         }
     }
 

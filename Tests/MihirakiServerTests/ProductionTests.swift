@@ -1,0 +1,99 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MihirakiTestSupport
+import Synchronization
+import Testing
+@testable import MihirakiServer
+
+/// SPEC §7b in-process: methods, the paged catalog, `/metrics` and the access log.
+@Suite("mihiraki serve in production: methods, paging, metrics, access log", .tags(.server), .timeLimit(.minutes(2)))
+struct ProductionTests {
+    static func json(_ answer: InProcessClient.Answer) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(buffer: answer.body)) as? [String: Any]) ?? [:]
+    }
+
+    @Test("Any method but GET and HEAD is 405 with Allow: GET, HEAD and a JSON error, on every route")
+    func methods() async throws {
+        try await RouteTests.withApp { _, client in
+            for method: HTTPRequest.Method in [.post, .put, .delete, .patch, .options, .init("PROPFIND")!] {
+                for path in ["/", "/api/books", "/api/books/manga.cbz/spreads/1.png", "/nowhere"] {
+                    let answer = try await RouteTests.get(client, path, method: method)
+                    #expect(answer.status == .methodNotAllowed, "\(method) \(path)")
+                    #expect(answer.headers[.allow] == "GET, HEAD")
+                    #expect((Self.json(answer)["error"] as? String)?.contains("GET and HEAD") == true)
+                }
+            }
+            #expect(try await RouteTests.get(client, "/healthz", method: .head).status == .ok)
+        }
+    }
+
+    @Test("The book list is paged: offset and limit, the total with every page, bad values 400")
+    func paging() async throws {
+        try await RouteTests.withApp { _, client in
+            let all = Self.json(try await RouteTests.get(client, "/api/books"))
+            let ids = (all["books"] as? [[String: String]] ?? []).map { $0["id"]! }
+            #expect(ids.count == 4 && all["total"] as? Int == 4 && all["limit"] as? Int == 1000 && all["offset"] as? Int == 0)
+            let page = Self.json(try await RouteTests.get(client, "/api/books?offset=1&limit=2"))
+            #expect((page["books"] as? [[String: String]] ?? []).map { $0["id"]! } == Array(ids[1...2]))
+            #expect(page["total"] as? Int == 4)
+            let past = Self.json(try await RouteTests.get(client, "/api/books?offset=10"))
+            #expect((past["books"] as? [Any])?.isEmpty == true && past["total"] as? Int == 4)
+            for bad in ["limit=0", "limit=100001", "offset=-1", "offset=x", "sort=id"] {
+                let answer = try await RouteTests.get(client, "/api/books?" + bad)
+                #expect(answer.status == .badRequest && Self.json(answer)["error"] != nil, "\(bad)")
+            }
+        }
+    }
+
+    @Test("/metrics: requests by route and status, the duration histogram, cache hits and misses, books, in Prometheus text")
+    func metrics() async throws {
+        try await RouteTests.withApp { _, client in
+            for _ in 0..<3 { _ = try await RouteTests.get(client, "/api/books/manga.cbz/spreads/1.png?size=x100") }
+            _ = try await RouteTests.get(client, "/api/books/nothing/manifest")
+            _ = try await RouteTests.get(client, "/api/books", method: .post)
+            let answer = try await RouteTests.get(client, "/metrics")
+            #expect(answer.status == .ok && answer.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+            let text = String(buffer: answer.body)
+            for line in [#"mihiraki_requests_total{route="/api/books/:id/spreads/:file",status="200"} 3"#,
+                         #"mihiraki_requests_total{route="/api/books/:id/manifest",status="404"} 1"#,
+                         #"mihiraki_requests_total{route="/api/books",status="405"} 1"#,
+                         "mihiraki_cache_hits_total 2", "mihiraki_cache_misses_total 1",
+                         #"mihiraki_request_duration_seconds_bucket{le="+Inf"} 5"#, "mihiraki_request_duration_seconds_count 5",
+                         "mihiraki_books 4", "mihiraki_renders_in_flight 0", "mihiraki_render_queue_depth 0",
+                         "mihiraki_requests_busy_total 0", "# TYPE mihiraki_request_duration_seconds histogram"] {
+                #expect(text.contains(line + "\n"), "\(line)\n\(text)")
+            }
+            #expect(!text.contains("manga.cbz"), "a book id is never a label")
+            let bytes = text.split(separator: "\n").first { $0.hasPrefix("mihiraki_cache_bytes ") }
+            #expect((bytes.flatMap { Int($0.split(separator: " ")[1]) } ?? 0) > 0)
+            // Every sample line is `name{labels} value` with a number.
+            for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+                #expect(line.split(separator: " ").count == 2 && Double(line.split(separator: " ")[1]) != nil, "\(line)")
+            }
+        }
+    }
+
+    @Test("The access log: one JSON line per request, with time, method, path, status, bytes, duration and the cache")
+    func accessLog() async throws {
+        let lines = Mutex<[String]>([])
+        try await RouteTests.withApp({ $0.accessLog = { line in lines.withLock { $0.append(line) } } }) { _, client in
+            _ = try await RouteTests.get(client, "/api/books/manga.cbz/spreads/1.png?size=x100")
+            _ = try await RouteTests.get(client, "/api/books/manga.cbz/spreads/1.png?size=x100")
+            _ = try await RouteTests.get(client, "/api/books/%2E%2E/manifest")
+            _ = try await RouteTests.get(client, "/healthz", method: .head)
+        }
+        let logged = lines.withLock { $0 }.map { line -> [String: Any] in
+            #expect(!line.contains("\n"))
+            return (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
+        }
+        #expect(logged.count == 4)
+        #expect(logged.map { $0["status"] as? Int } == [200, 200, 400, 200])
+        #expect(logged.map { $0["cache"] as? String } == ["miss", "hit", nil, nil])
+        #expect(logged.map { $0["method"] as? String } == ["GET", "GET", "GET", "HEAD"])
+        #expect(logged[0]["path"] as? String == "/api/books/manga.cbz/spreads/1.png?size=x100")
+        #expect((logged[0]["bytes"] as? Int ?? 0) > 0 && logged[0]["duration_ms"] is Double)
+        let time = logged[0]["time"] as? String ?? ""
+        #expect(time.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression) != nil, "\(time)")
+    }
+}
