@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // Every image library call lives here; setjmp/longjmp never leave C.
@@ -58,10 +59,12 @@ let package = Package(
         // own public API and the types Exports.swift names reach a client; the
         // inner modules share the rest with `package` access.
         .target(name: "Mihiraki", dependencies: ["MihirakiCore", "MihirakiRaster", "MihirakiCodecs", "CMihirakiPDF", "ZIPFoundation"]),
-        // Book ids and query parameters of `mihiraki serve`, parsed and checked:
-        // pure code, no HTTP stack, fuzzed on its own.
+        // Book ids, query parameters and signed URLs of `mihiraki serve`
+        // (HMAC-SHA256 from swift-crypto), parsed and checked: pure code, no
+        // HTTP stack, fuzzed on its own.
         .target(name: "MihirakiRequests",
-                dependencies: ["Mihiraki", .product(name: "HTTPTypes", package: "swift-http-types")]),
+                dependencies: ["Mihiraki", .product(name: "HTTPTypes", package: "swift-http-types"),
+                               .product(name: "Crypto", package: "swift-crypto")]),
         // `mihiraki serve`: spreads over HTTP. Hummingbird and swift-nio stay in
         // this module; the library and its clients never build them.
         .target(
@@ -80,7 +83,7 @@ let package = Package(
         // The command-line tool, a thin layer over the library and the server.
         .executableTarget(
             name: "mihiraki",
-            dependencies: ["Mihiraki", "MihirakiServer", "CMihirakiProcess",
+            dependencies: ["Mihiraki", "MihirakiServer", "MihirakiRequests", "CMihirakiProcess",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // A JPEG writer for test fixtures: progressive, CMYK, YCCK, EXIF — what spreads never are.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import MihirakiRequests
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,11 +22,13 @@ struct Observed<Inner: HTTPResponder>: HTTPResponder where Inner.Context == Basi
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let cache = response.headers[.xCache]
-        metrics.request(route: ServerMetrics.route(of: request.uri.path[...]), status: response.status.code, seconds: seconds)
+        let unsigned = Signed<Inner>.withoutSignature(request.uri.description)
+        metrics.request(route: ServerMetrics.route(of: unsigned.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]),
+                        status: response.status.code, seconds: seconds)
         if let cache { metrics.cache(hit: cache == "HIT") }
         if let log {
             var line: [String: Any] = [
-                "time": AccessLog.timestamp(), "method": request.method.rawValue, "path": request.uri.description,
+                "time": AccessLog.timestamp(), "method": request.method.rawValue, "path": unsigned,
                 "status": response.status.code, "bytes": response.body.contentLength ?? 0,
                 "duration_ms": (seconds * 1e6).rounded() / 1e3,
             ]
@@ -89,4 +92,44 @@ struct OnlyGetAndHead<Inner: HTTPResponder>: HTTPResponder where Inner.Context =
 extension HTTPField.Name {
     /// `HIT` or `MISS` on a spread: whether the cache answered it.
     static let xCache = Self("X-Cache")!
+}
+
+/// With signing on (`--sign-key`), every request but `/healthz` and
+/// `/metrics` must come as `/s/{signature}/…` with a signature of the rest
+/// (URLSigner): a good one is answered as the unsigned path, anything else
+/// is 403 with a JSON error. The viewer is not served then (it builds URLs in
+/// the browser, where the key must not go).
+struct Signed<Inner: HTTPResponder>: HTTPResponder where Inner.Context == BasicRequestContext {
+    let inner: Inner
+    let signer: URLSigner?
+
+    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        guard let signer else { return try await inner.respond(to: request, context: context) }
+        let target = request.head.path ?? ""
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        if path == "/healthz" || path == "/metrics" { return try await inner.respond(to: request, context: context) }
+        guard target.hasPrefix("/s/"), let slash = target.dropFirst(3).firstIndex(of: "/") else {
+            return Self.refused("this server answers signed URLs only: /s/{signature}/api/…")
+        }
+        let signature = target[target.index(target.startIndex, offsetBy: 3)..<slash]
+        let rest = target[slash...]
+        guard signer.verifies(signature, rest) else { return Self.refused("the URL's signature is not valid") }
+        let restPath = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        guard restPath.hasPrefix("/api/") else { return Self.refused("signed URLs reach /api/… only") }
+        var head = request.head
+        head.path = String(rest)
+        return try await inner.respond(to: Request(head: head, body: request.body), context: context)
+    }
+
+    static func refused(_ message: String) -> Response {
+        var response = Routes.json(["error": message], status: .forbidden)
+        response.headers[.xContentTypeOptions] = "nosniff"
+        return response
+    }
+
+    /// A request target with its `/s/{signature}` taken off, for the log and the metrics.
+    static func withoutSignature(_ target: String) -> String {
+        guard target.hasPrefix("/s/"), let slash = target.dropFirst(3).firstIndex(of: "/") else { return target }
+        return String(target[slash...])
+    }
 }

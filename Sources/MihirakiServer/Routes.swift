@@ -11,9 +11,12 @@ enum Routes {
     static func router(_ service: SpreadService) -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: SafeResponses(service: service))
-        router.get("/") { _, _ in Viewer.page() }
-        router.get("/viewer.js") { _, _ in Viewer.asset(Viewer.script, type: "text/javascript; charset=utf-8") }
-        router.get("/viewer.css") { _, _ in Viewer.asset(Viewer.style, type: "text/css; charset=utf-8") }
+        // With signed URLs the viewer is not served: it would need the key in the browser.
+        if service.options.signer == nil {
+            router.get("/") { _, _ in Viewer.page() }
+            router.get("/viewer.js") { _, _ in Viewer.asset(Viewer.script, type: "text/javascript; charset=utf-8") }
+            router.get("/viewer.css") { _, _ in Viewer.asset(Viewer.style, type: "text/css; charset=utf-8") }
+        }
         router.get("/healthz") { _, _ in json(["status": "ok"]) }
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

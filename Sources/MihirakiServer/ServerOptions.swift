@@ -1,4 +1,5 @@
 import Mihiraki
+import MihirakiRequests
 
 /// How `mihiraki serve` runs: where the books are, where it listens, and the
 /// bounds that keep it safe under load.
@@ -24,6 +25,9 @@ public struct ServerOptions: Sendable {
     /// Where the access log's lines go (one JSON object per request), or
     /// nowhere when `nil`. `mihiraki serve` writes them to stderr unless `--quiet`.
     public var accessLog: (@Sendable (String) -> Void)? = nil
+    /// Signed URLs only (`--sign-key`, `--sign-salt`): every request but
+    /// `/healthz` and `/metrics` must carry a valid signature. `nil`: off.
+    public var signer: URLSigner? = nil
 
     /// An access log on standard error: each line written whole, one at a time.
     public static func standardErrorLog() -> @Sendable (String) -> Void { AccessLog.standardError() }

@@ -89,14 +89,15 @@ public enum SpreadServer {
             logger: logger)
     }
 
-    /// What answers each request: counted and logged, GET and HEAD only, HEAD
-    /// as GET, then the routes. The tests
+    /// What answers each request: counted and logged, GET and HEAD only, the
+    /// signature checked, HEAD as GET, then the routes. The tests
     /// call it in-process, with no socket.
     /// - Throws: ``MihirakiError`` as ``run(_:listening:)``.
     package static func responder(_ options: ServerOptions) throws -> some HTTPResponder<BasicRequestContext> {
         try options.validate()
         let service = try SpreadService(options: options)
-        return Observed(inner: OnlyGetAndHead(inner: HeadAsGet(inner: Routes.router(service).buildResponder())),
+        return Observed(inner: OnlyGetAndHead(inner: Signed(inner: HeadAsGet(inner: Routes.router(service).buildResponder()),
+                                                            signer: options.signer)),
                         metrics: service.metrics, log: options.accessLog)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Mihiraki
+import MihirakiRequests
 import MihirakiServer
 
 struct ServeCommand: AsyncParsableCommand {
@@ -44,6 +45,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "No access log (by default one JSON line per request on stderr).")
     var quiet = false
 
+    @OptionGroup var signing: SigningFlags
+
     func run() async throws {
         var options = ServerOptions(root: root)
         options.host = host
@@ -55,9 +58,65 @@ struct ServeCommand: AsyncParsableCommand {
         options.idleTimeoutSeconds = idleTimeout
         options.refreshSeconds = refresh
         if !quiet { options.accessLog = ServerOptions.standardErrorLog() }
+        options.signer = try signing.signer()
         let root = self.root
         try await SpreadServer.run(options) { host, port in
             FileHandle.standardOutput.write(Data("mihiraki: serving \(root) at http://\(host):\(port)/\n".utf8))
         }
+    }
+}
+
+/// `--sign-key` and `--sign-salt` (or `MIHIRAKI_SIGN_KEY` and `MIHIRAKI_SIGN_SALT`):
+/// comma-separated hex pairs, imgproxy's scheme; several pairs rotate keys.
+struct SigningFlags: ParsableArguments {
+    @Option(name: .customLong("sign-key"), help: ArgumentHelp(
+        "Answer signed URLs only (/s/SIGNATURE/api/...): hex keys, comma-separated to rotate (or MIHIRAKI_SIGN_KEY).",
+        valueName: "HEX"))
+    var key: String?
+
+    @Option(name: .customLong("sign-salt"), help: ArgumentHelp(
+        "The salt of each key, hex, in the same order (or MIHIRAKI_SIGN_SALT).", valueName: "HEX"))
+    var salt: String?
+
+    /// The signer the flags or the environment ask for; nil when neither names a key.
+    func signer() throws -> URLSigner? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let key = key ?? environment["MIHIRAKI_SIGN_KEY"] else {
+            if salt != nil { throw ValidationError("--sign-salt needs --sign-key") }
+            return nil
+        }
+        guard let salt = salt ?? environment["MIHIRAKI_SIGN_SALT"] else {
+            throw ValidationError("--sign-key needs --sign-salt (or MIHIRAKI_SIGN_SALT)")
+        }
+        do {
+            return try URLSigner(hexKeys: key, hexSalts: salt)
+        } catch let error as ServerError {
+            throw ValidationError(error.message)
+        }
+    }
+}
+
+struct SignCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sign",
+        abstract: "Print a URL of `mihiraki serve --sign-key` signed with the first key: /s/SIGNATURE put before its path.",
+        discussion: "The URL may be whole (http://host:port/api/...) or a path with its query (/api/books/...). The query is signed exactly as written.")
+
+    @Argument(help: "The URL or path to sign.")
+    var url: String
+
+    @OptionGroup var signing: SigningFlags
+
+    func run() throws {
+        guard let signer = try signing.signer() else { throw ValidationError("sign needs --sign-key and --sign-salt") }
+        // The path starts at the first "/" after the scheme's "//host".
+        var origin = "", rest = url[...]
+        if let scheme = url.range(of: "://") {
+            let afterHost = url[scheme.upperBound...].firstIndex(of: "/") ?? url.endIndex
+            origin = String(url[..<afterHost])
+            rest = url[afterHost...]
+        }
+        guard rest.hasPrefix("/") else { throw ValidationError("\(url): not a URL or a path starting with /") }
+        print(origin + signer.signed(String(rest)))
     }
 }

@@ -11,7 +11,7 @@ struct MihirakiCommand: AsyncParsableCommand {
         commandName: "mihiraki",
         abstract: "Turn the pages of a book into two-page spreads.",
         version: MihirakiRelease.version,
-        subcommands: [RenderCommand.self, PlanCommand.self, CompareCommand.self, ServeCommand.self])
+        subcommands: [RenderCommand.self, PlanCommand.self, CompareCommand.self, ServeCommand.self, SignCommand.self])
 }
 
 // A full disk or a file-size limit must be an error line, not a signal.

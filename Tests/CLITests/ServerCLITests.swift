@@ -7,6 +7,34 @@ import Testing
 /// catalogue run in-process (MihirakiServerTests/RouteTests).
 @Suite("mihiraki serve: identity with render, the wire", .serialized, .tags(.process), .timeLimit(.minutes(5)))
 struct ServerCLITests {
+    @Test("Signed URLs from the command line: `mihiraki sign` (flags or environment) gives URLs the server answers; an unsigned one is 403; the access log is JSON lines")
+    func signedURLs() throws {
+        let key = "aa396160c50ea766910eab53", salt = "b3fb8f215827bda5d0e7313d"
+        try withServer(["--sign-key", key + ",0102", "--sign-salt", salt + ",0304"]) { _, server in
+            let path = "/api/books/manga.cbz/spreads/1.webp?size=x200"
+            let signed = try mihiraki(["sign", server.base + path], environment: ["MIHIRAKI_SIGN_KEY": key, "MIHIRAKI_SIGN_SALT": salt])
+            let url = signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(signed.status == 0 && url.hasPrefix(server.base + "/s/") && url.hasSuffix(path), "\(signed.stdout)")
+            let answer = try httpGet(server, String(url.dropFirst(server.base.count)))
+            #expect(answer.status == 200 && answer.headers["content-type"] == "image/webp")
+            // The rotation's second pair, given as flags.
+            let second = try mihiraki(["sign", path, "--sign-key", "0102", "--sign-salt", "0304"])
+            #expect(try httpGet(server, second.stdout.trimmingCharacters(in: .whitespacesAndNewlines)).status == 200)
+            let unsigned = try httpGet(server, path)
+            #expect(unsigned.status == 403 && unsigned.error?.contains("signed") == true)
+            #expect(try httpGet(server, "/healthz").status == 200)
+            server.stop()
+            let lines = server.stderr.split(separator: "\n")
+            #expect(lines.count == 4, "\(server.stderr)")
+            for line in lines {
+                let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                #expect(object?["status"] is Int && !(object?["path"] as? String ?? "/s/").hasPrefix("/s/"), "\(line)")
+            }
+        }
+        let bad = try mihiraki(["sign", "/api/books", "--sign-key", "xyz", "--sign-salt", "00"])
+        #expect(bad.status != 0 && bad.stderr.contains("hexadecimal"), "\(bad.stderr)")
+    }
+
     @Test("Routes: health, the book list, a manifest equal to plan --json, every format byte-identical to render")
     func routesAndIdentity() throws {
         try withServer { library, server in

@@ -4,6 +4,7 @@ import Hummingbird
 import MihirakiTestSupport
 import Synchronization
 import Testing
+@testable import MihirakiRequests
 @testable import MihirakiServer
 
 /// SPEC §7b in-process: methods, the paged catalog, `/metrics` and the access log.
@@ -95,5 +96,53 @@ struct ProductionTests {
         #expect((logged[0]["bytes"] as? Int ?? 0) > 0 && logged[0]["duration_ms"] is Double)
         let time = logged[0]["time"] as? String ?? ""
         #expect(time.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression) != nil, "\(time)")
+    }
+
+    static let signer = try! URLSigner(hexKeys: "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881,00ff",
+                                       hexSalts: "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5,")
+
+    @Test("Signed URLs: imgproxy's scheme, any key of a rotation; unsigned, tampered or wrong ones 403; health and metrics open")
+    func signing() async throws {
+        let lines = Mutex<[String]>([])
+        try await RouteTests.withApp({ options in
+            options.signer = Self.signer
+            options.accessLog = { line in lines.withLock { $0.append(line) } }
+        }) { _, client in
+            let path = "/api/books/manga.cbz/spreads/1.png?size=x100&direction=rtl"
+            let good = try await RouteTests.get(client, Self.signer.signed(path))
+            #expect(good.status == .ok && good.headers[.contentType] == "image/png")
+            // The second pair of the rotation signs too.
+            let second = URLSigner(pairs: [Self.signer.pairs[1]])
+            #expect(try await RouteTests.get(client, second.signed(path)).status == .ok)
+            let signature = Self.signer.signature(path)
+            for bad in [path, "/s/" + signature + path.replacingOccurrences(of: "x100", with: "x101"),
+                        "/s/" + signature.dropLast() + path, "/s/" + signature + "x" + path, "/s//api/books",
+                        "/s/" + Self.signer.signature("/") + "/", "/"] {
+                let answer = try await RouteTests.get(client, bad)
+                #expect(answer.status == .forbidden, "\(bad)")
+                #expect(Self.json(answer)["error"] is String)
+            }
+            #expect(try await RouteTests.get(client, "/healthz").status == .ok)
+            #expect(try await RouteTests.get(client, "/metrics").status == .ok)
+        }
+        let logged = lines.withLock { $0 }
+        #expect(logged.first?.contains(#""path":"/api/books/manga.cbz/spreads/1.png?size=x100&direction=rtl""#) == true,
+                "\(logged.first ?? "")")
+        #expect(!logged.contains { $0.contains("/s/") && $0.contains(#""status":200"#) })
+    }
+
+    @Test("The signature is HMAC-SHA256 of salt + path and query, URL-safe Base64 without padding, as Python's hmac computes it")
+    func signatureAgainstPython() throws {
+        let path = "/api/books/Series%20A%2Fvol1/spreads/3.webp?size=x300&background=%23102030"
+        let run = try runTool("/usr/bin/python3", ["-c", """
+            import base64, hashlib, hmac, sys
+            key, salt = bytes.fromhex(sys.argv[1]), bytes.fromhex(sys.argv[2])
+            print(base64.urlsafe_b64encode(hmac.new(key, salt + sys.argv[3].encode(), hashlib.sha256).digest()).rstrip(b"=").decode())
+            """, "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881",
+            "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5", path])
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == Self.signer.signature(path))
+        #expect(URLSigner.base64URL([]) == "" && URLSigner.base64URL([0xFB, 0xFF]) == "-_8")
+        #expect(throws: ServerError.self) { try URLSigner(hexKeys: "zz", hexSalts: "00") }
+        #expect(throws: ServerError.self) { try URLSigner(hexKeys: "00,11", hexSalts: "00") }
     }
 }
