@@ -471,6 +471,16 @@ inline void cmykToRGB(uint8_t c, uint8_t m, uint8_t y, uint8_t k, uint8_t *out) 
     out[2] = uint8_t(((255 - y) * (255 - k) + 127) / 255);
 }
 
+// No message of qpdf's reaches stderr: its logger discards, its warnings are off.
+void silence(QPDF &q) {
+    auto logger = QPDFLogger::create();
+    logger->setInfo(logger->discard());
+    logger->setWarn(logger->discard());
+    logger->setError(logger->discard());
+    q.setLogger(logger);
+    q.setSuppressWarnings(true);
+}
+
 template <typename F> int guarded(char *message, size_t size, F body) {
     try {
         return body();
@@ -503,12 +513,7 @@ extern "C" mh_pdf *mh_pdf_open(const char *path, mh_pdf_info *info, int *status,
     if (!pdf) { *status = MH_PDF_TOO_LARGE; put(message, message_size, "out of memory"); return nullptr; }
     *status = guarded(message, message_size, [&] {
         QPDF &q = pdf->document.qpdf;
-        auto logger = QPDFLogger::create();
-        logger->setInfo(logger->discard());
-        logger->setWarn(logger->discard());
-        logger->setError(logger->discard());
-        q.setLogger(logger);
-        q.setSuppressWarnings(true);
+        silence(q);
         q.processFile(path);
         pdf->document.pages = QPDFPageDocumentHelper(q).getAllPages();
         // A damaged file qpdf recovered may have lost pages: never drop one without a word.
@@ -687,12 +692,7 @@ extern "C" int mh_pdf_page_document(mh_pdf *pdf, int index, uint8_t **data, size
             document.inheritedPushed = true;
         }
         QPDF single;
-        auto logger = QPDFLogger::create();
-        logger->setInfo(logger->discard());
-        logger->setWarn(logger->discard());
-        logger->setError(logger->discard());
-        single.setLogger(logger);
-        single.setSuppressWarnings(true);
+        silence(single);
         single.emptyPDF();
         QPDFPageDocumentHelper(single).addPage(document.pages[size_t(index)], false);
         QPDFWriter writer(single);

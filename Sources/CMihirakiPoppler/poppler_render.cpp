@@ -60,20 +60,20 @@ bool turned(poppler::page const &page) {
     return o == poppler::page::landscape || o == poppler::page::seascape;
 }
 
-} // namespace
 
-extern "C" int mh_poppler_page_size(const uint8_t *data, size_t size, double *width, double *height,
-                                    char *message, size_t message_size) {
+// The first page's size in points, turned by its rotation; false for an empty box.
+bool pageSize(Opened const &opened, double &width, double &height) {
+    poppler::rectf box = opened.page->page_rect(poppler::crop_box);
+    bool swap = turned(*opened.page);
+    width = swap ? box.height() : box.width();
+    height = swap ? box.width() : box.height();
+    return width > 0 && height > 0;
+}
+
+// Runs `body`, turning any exception into -1 and a message.
+template <typename F> int guarded(char *message, size_t message_size, F body) {
     try {
-        Opened opened;
-        int status = open(data, size, opened, message, message_size);
-        if (status != 0) return status;
-        poppler::rectf box = opened.page->page_rect(poppler::crop_box);
-        bool swap = turned(*opened.page);
-        *width = swap ? box.height() : box.width();
-        *height = swap ? box.width() : box.height();
-        if (!(*width > 0 && *height > 0)) { put(message, message_size, "an empty page box"); return -1; }
-        return 0;
+        return body();
     } catch (std::exception const &e) {
         put(message, message_size, e.what());
         return -1;
@@ -83,18 +83,29 @@ extern "C" int mh_poppler_page_size(const uint8_t *data, size_t size, double *wi
     }
 }
 
+} // namespace
+
+extern "C" int mh_poppler_page_size(const uint8_t *data, size_t size, double *width, double *height,
+                                    char *message, size_t message_size) {
+    return guarded(message, message_size, [&] {
+        Opened opened;
+        int status = open(data, size, opened, message, message_size);
+        if (status != 0) return status;
+        if (!pageSize(opened, *width, *height)) { put(message, message_size, "an empty page box"); return -1; }
+        return 0;
+    });
+}
+
 extern "C" int mh_poppler_render(const uint8_t *data, size_t size, int width, int height, uint8_t *rgb, size_t stride,
                                  char *message, size_t message_size) {
     static std::mutex first;
     static std::atomic<bool> warmed{false};
-    try {
+    return guarded(message, message_size, [&] {
         Opened opened;
         int status = open(data, size, opened, message, message_size);
         if (status != 0) return status;
-        poppler::rectf box = opened.page->page_rect(poppler::crop_box);
-        bool swap = turned(*opened.page);
-        double w = swap ? box.height() : box.width(), h = swap ? box.width() : box.height();
-        if (!(w > 0 && h > 0) || width < 1 || height < 1) { put(message, message_size, "an empty page box"); return -1; }
+        double w = 0, h = 0;
+        if (!pageSize(opened, w, h) || width < 1 || height < 1) { put(message, message_size, "an empty page box"); return -1; }
         poppler::page_renderer renderer;
         renderer.set_render_hint(poppler::page_renderer::antialiasing, true);
         renderer.set_render_hint(poppler::page_renderer::text_antialiasing, true);
@@ -125,11 +136,5 @@ extern "C" int mh_poppler_render(const uint8_t *data, size_t size, int width, in
             }
         }
         return 0;
-    } catch (std::exception const &e) {
-        put(message, message_size, e.what());
-        return -1;
-    } catch (...) {
-        put(message, message_size, "poppler failed");
-        return -1;
-    }
+    });
 }

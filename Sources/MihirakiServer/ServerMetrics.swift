@@ -66,22 +66,21 @@ final class ServerMetrics: Sendable {
         out += "mihiraki_request_duration_seconds_bucket{le=\"+Inf\"} \(s.count)\n"
         out += "mihiraki_request_duration_seconds_sum \(Self.number(s.sum))\n"
         out += "mihiraki_request_duration_seconds_count \(s.count)\n"
-        family("mihiraki_renders_in_flight", "gauge", "Renders running now.")
-        out += "mihiraki_renders_in_flight \(s.rendersInFlight)\n"
-        family("mihiraki_render_queue_depth", "gauge", "Renders accepted and waiting for a worker.")
-        out += "mihiraki_render_queue_depth \(s.rendersWaiting)\n"
-        family("mihiraki_requests_busy_total", "counter", "Requests refused with 503 because the render queue was full.")
-        out += "mihiraki_requests_busy_total \(s.busy)\n"
-        family("mihiraki_cache_hits_total", "counter", "Spreads answered from the cache.")
-        out += "mihiraki_cache_hits_total \(s.cacheHits)\n"
-        family("mihiraki_cache_misses_total", "counter", "Spreads rendered because the cache did not hold them.")
-        out += "mihiraki_cache_misses_total \(s.cacheMisses)\n"
-        family("mihiraki_cache_bytes", "gauge", "Bytes of encoded spreads in the cache.")
-        out += "mihiraki_cache_bytes \(cacheBytes)\n"
-        family("mihiraki_books", "gauge", "Books found under ROOT by the last scan.")
-        out += "mihiraki_books \(books)\n"
-        family("mihiraki_catalog_scan_duration_seconds", "gauge", "How long the last scan of ROOT took.")
-        out += "mihiraki_catalog_scan_duration_seconds \(Self.number(scanSeconds))\n"
+        func single(_ name: String, _ type: String, _ help: String, _ value: String) {
+            family(name, type, help)
+            out += "\(name) \(value)\n"
+        }
+        single("mihiraki_renders_in_flight", "gauge", "Renders running now.", "\(s.rendersInFlight)")
+        single("mihiraki_render_queue_depth", "gauge", "Renders accepted and waiting for a worker.", "\(s.rendersWaiting)")
+        single("mihiraki_requests_busy_total", "counter", "Requests refused with 503 because the render queue was full.",
+               "\(s.busy)")
+        single("mihiraki_cache_hits_total", "counter", "Spreads answered from the cache.", "\(s.cacheHits)")
+        single("mihiraki_cache_misses_total", "counter", "Spreads rendered because the cache did not hold them.",
+               "\(s.cacheMisses)")
+        single("mihiraki_cache_bytes", "gauge", "Bytes of encoded spreads in the cache.", "\(cacheBytes)")
+        single("mihiraki_books", "gauge", "Books found under ROOT by the last scan.", "\(books)")
+        single("mihiraki_catalog_scan_duration_seconds", "gauge", "How long the last scan of ROOT took.",
+               Self.number(scanSeconds))
         return out
     }
 
