@@ -21,6 +21,8 @@ and the page folders they were made from.
                        pictures with a soft mask (/SMask), written with pikepdf
   inflates-past.pdf    a 10×10 gray picture whose Flate stream inflates to 1 MB
   ends-early.pdf       a 10×10 gray picture whose stream holds 5 rows
+  page-tree-loop.pdf   written by hand: the root page-tree node lists itself
+                       among its kids
 
 Deterministic: fixed pixels, no dates, fixed document ids."""
 import io, pathlib, zlib
@@ -137,3 +139,20 @@ masked.save(out / "soft-mask.pdf", static_id=True)
 
 one_picture("inflates-past.pdf", bytes(1 << 20))
 one_picture("ends-early.pdf", bytes(50))
+
+
+def page_tree_loop():
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R 2 0 R] /Count 2 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] >>"]
+    data, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(data))
+        data += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(data)
+    data += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    data += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    data += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    (out / "page-tree-loop.pdf").write_bytes(bytes(data))
+
+
+page_tree_loop()

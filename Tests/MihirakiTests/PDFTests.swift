@@ -88,7 +88,8 @@ struct PDFTests {
     }
 
     @Test("Damaged files fail their book in one line naming the file (and the page)",
-          arguments: [("damaged", "a damaged PDF"), ("inflates-past", "page 1: its picture's stream inflates past the picture's size"),
+          arguments: [("damaged", "a damaged PDF"), ("page-tree-loop", "a damaged PDF: Loop detected in /Pages"),
+                      ("inflates-past", "page 1: its picture's stream inflates past the picture's size"),
                       ("ends-early", "page 1: its picture's stream ends early")])
     func damaged(name: String, expected: String) throws {
         let text = Self.message {
@@ -141,6 +142,29 @@ struct PDFTests {
             outputs.append(files)
         }
         #expect(outputs[0].count == 2 + 4 + 2 && outputs[0] == outputs[1])
+    }
+
+    @Test("--incremental fingerprints a PDF by its bytes: unchanged, it is skipped; changed, it is written again; its contact sheet too")
+    func incremental() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try folder.write("books/vol.pdf", try Fixtures.bytes(URL(fileURLWithPath: Self.pdf("declared"))))
+        var options = LayoutOptions()
+        options.size = .exact(width: 300, height: 200)
+        var run = runOptions(jobs: 2, contactSheet: true)
+        run.incremental = true
+        func render() throws -> BookRenderer.Outcome {
+            try BookRenderer.render([try BookPlan(book: try Book.load(path), options: options)], into: folder.path + "/out",
+                                    options: run)[0]
+        }
+        let first = try render()
+        #expect(first.succeeded && !first.skipped && first.written.count == 2)
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/out/vol/contact-sheet.png"))
+        #expect(try render().skipped)
+        // Another picture PDF in the same place: new bytes, written again.
+        _ = try folder.write("books/vol.pdf", try Fixtures.bytes(URL(fileURLWithPath: Self.pdf("jpx"))))
+        let third = try render()
+        #expect(third.succeeded && !third.skipped)
     }
 
     @Test("--max-pixels is checked on the picture's size before anything is inflated")
