@@ -27,7 +27,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // Every image library call lives here; setjmp/longjmp never leave C.
@@ -59,12 +58,11 @@ let package = Package(
         // own public API and the types Exports.swift names reach a client; the
         // inner modules share the rest with `package` access.
         .target(name: "Mihiraki", dependencies: ["MihirakiCore", "MihirakiRaster", "MihirakiCodecs", "CMihirakiPDF", "ZIPFoundation"]),
-        // Book ids, query parameters and signed URLs of `mihiraki serve`
-        // (HMAC-SHA256 from swift-crypto), parsed and checked: pure code, no
-        // HTTP stack, fuzzed on its own.
+        // Book ids, query parameters and signed URLs (HMAC-SHA256) of
+        // `mihiraki serve`, parsed and checked: pure code, no HTTP stack,
+        // fuzzed on its own.
         .target(name: "MihirakiRequests",
-                dependencies: ["Mihiraki", .product(name: "HTTPTypes", package: "swift-http-types"),
-                               .product(name: "Crypto", package: "swift-crypto")]),
+                dependencies: ["Mihiraki", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // `mihiraki serve`: spreads over HTTP. Hummingbird and swift-nio stay in
         // this module; the library and its clients never build them.
         .target(

@@ -1,5 +1,3 @@
-import Crypto
-
 /// Signed URLs in imgproxy's scheme, so signing code written for imgproxy
 /// carries over: `/s/{signature}/api/books/…?…`, where the signature is the
 /// URL-safe Base64 (no padding) of HMAC-SHA256(key, salt + everything after
@@ -72,9 +70,7 @@ public struct URLSigner: Sendable {
     }
 
     static func signature(_ pathAndQuery: String, _ pair: Pair) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: pair.salt + Array(pathAndQuery.utf8),
-                                                  using: SymmetricKey(data: pair.key))
-        return base64URL(Array(mac))
+        base64URL(SHA256.hmac(key: pair.key, pair.salt + Array(pathAndQuery.utf8)))
     }
 
     /// URL-safe Base64 without padding (RFC 4648 §5).

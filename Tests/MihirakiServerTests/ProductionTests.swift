@@ -142,7 +142,21 @@ struct ProductionTests {
             "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5", path])
         #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == Self.signer.signature(path))
         #expect(URLSigner.base64URL([]) == "" && URLSigner.base64URL([0xFB, 0xFF]) == "-_8")
+        // SHA-256 and HMAC across block boundaries and a key longer than a block, against Python's hashlib and hmac.
+        for (key, length) in [(0, 0), (3, 55), (64, 56), (65, 64), (200, 1000)] {
+            let keyBytes = (0..<key).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
+            let message = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 5) }
+            let python = try runTool("/usr/bin/python3", ["-c", """
+                import hashlib, hmac, sys
+                key, message = bytes.fromhex(sys.argv[1]), bytes.fromhex(sys.argv[2])
+                print(hashlib.sha256(message).hexdigest(), hmac.new(key, message, hashlib.sha256).hexdigest())
+                """, Self.hex(keyBytes), Self.hex(message)])
+            #expect(python.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                    == Self.hex(SHA256.digest(message)) + " " + Self.hex(SHA256.hmac(key: keyBytes, message)), "\(key), \(length)")
+        }
         #expect(throws: ServerError.self) { try URLSigner(hexKeys: "zz", hexSalts: "00") }
         #expect(throws: ServerError.self) { try URLSigner(hexKeys: "00,11", hexSalts: "00") }
     }
+
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 }
