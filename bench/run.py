@@ -346,7 +346,17 @@ def pdf_bench():
                     "-singlefile", vector, os.path.join(out, "reference")], check=True)
     theirs = numpy.asarray(Image.open(os.path.join(out, "reference.png")).convert("RGB"), dtype=numpy.float64)
     mse = max(float(((ours - theirs) ** 2).mean()), 1e-9)
-    print(f"vector page (text and shapes) at {w}x{h}: {10 * numpy.log10(255 * 255 / mse):.1f} dB PSNR against pdftoppm at that size")
+    line = f"vector page (text and shapes) at {w}x{h}: {10 * numpy.log10(255 * 255 / mse):.1f} dB PSNR against pdftoppm (poppler)"
+    # MuPDF, another engine: its anti-aliasing differs, so this is the spread between engines.
+    subprocess.run(["mutool", "draw", "-q", "-w", str(w), "-h", str(h), "-r", "1000", "-o",
+                    os.path.join(out, "mupdf.png"), vector, "1"], check=True)
+    mupdf = Image.open(os.path.join(out, "mupdf.png")).convert("RGB")
+    if mupdf.size == (w, h):
+        mse = max(float(((ours - numpy.asarray(mupdf, dtype=numpy.float64)) ** 2).mean()), 1e-9)
+        line += f", {10 * numpy.log10(255 * 255 / mse):.1f} dB against mutool (MuPDF)"
+    else:
+        line += f" (mutool drew {mupdf.size[0]}x{mupdf.size[1]}, not compared)"
+    print(line)
 
 
 def main():
