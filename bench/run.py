@@ -349,7 +349,7 @@ def pdf_bench():
     line = f"vector page (text and shapes) at {w}x{h}: {10 * numpy.log10(255 * 255 / mse):.1f} dB PSNR against pdftoppm (poppler)"
     # MuPDF, another engine: its anti-aliasing differs, so this is the spread between engines.
     subprocess.run(["mutool", "draw", "-q", "-w", str(w), "-h", str(h), "-r", "1000", "-o",
-                    os.path.join(out, "mupdf.png"), vector, "1"], check=True)
+                    os.path.join(out, "mupdf.png"), vector, "1"], check=True, capture_output=True)
     mupdf = Image.open(os.path.join(out, "mupdf.png")).convert("RGB")
     if mupdf.size == (w, h):
         mse = max(float(((ours - numpy.asarray(mupdf, dtype=numpy.float64)) ** 2).mean()), 1e-9)
