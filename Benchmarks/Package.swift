@@ -16,9 +16,7 @@ let package = Package(
     name: "MihirakiBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        // Without the default traits: the benchmarks measure kernels, not PDF
-        // pages, and CI's build of this package is also the check that the
-        // permissive build of the library (no poppler) compiles.
+        // Without the default traits: the benchmarks measure kernels, not PDF pages.
         .package(path: "..", traits: []),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // libFuzzer harnesses for Mihiraki's parsers. Built and run by scripts/fuzz
 // with -sanitize=fuzzer,address; kept out of the main package so a normal
 // build never needs the sanitizer runtimes.
@@ -12,7 +12,9 @@ let mihiraki = URL(fileURLWithPath: #filePath).deletingLastPathComponent().delet
 
 let package = Package(
     name: "MihirakiFuzz",
-    dependencies: [.package(path: "..")],
+    // Without the default traits: the permissive build (no poppler), which CI
+    // compiles here. The PDF target still reads picture pages, qpdf and openjp2.
+    dependencies: [.package(path: "..", traits: [])],
     targets: [.target(name: "FuzzDriver")] + ["FuzzImage", "FuzzComicInfo", "FuzzArchive", "FuzzPDF"].map { name in
         .executableTarget(name: name, dependencies: ["FuzzDriver", .product(name: "Mihiraki", package: mihiraki)])
     } + [
