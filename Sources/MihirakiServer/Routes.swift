@@ -34,7 +34,8 @@ enum Routes {
         }
         router.get("/api/books/:id/manifest") { request, context in
             let entry = try service.entry(encodedID: try rawParameter("id", context))
-            let options = try SpreadQuery.options(parameters(request), format: nil, maxPixels: service.options.maxPixels)
+            let options = try service.checked(try SpreadQuery.options(parameters(request), format: nil,
+                                                                      maxPixels: service.options.maxPixels))
             let plan = try await service.plan(entry, options: options).plan
             return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(string: plan.manifest.json)))
@@ -42,7 +43,8 @@ enum Routes {
         router.get("/api/books/:id/spreads/:file") { request, context in
             let entry = try service.entry(encodedID: try rawParameter("id", context))
             let (number, format) = try spreadFile(try rawParameter("file", context))
-            let options = try SpreadQuery.options(parameters(request), format: format, maxPixels: service.options.maxPixels)
+            let options = try service.checked(try SpreadQuery.options(parameters(request), format: format,
+                                                                      maxPixels: service.options.maxPixels))
             let answer = try await service.spread(entry, number: number, options: options,
                                                   ifNoneMatch: request.headers[.ifNoneMatch])
             switch answer {

@@ -18,6 +18,9 @@ public struct ServerOptions: Sendable {
     public var cacheBytes = 256 << 20
     /// The page and canvas pixel limit (`--max-pixels`).
     public var maxPixels = LayoutOptions().maxPixels
+    /// The largest canvas a request may ask for (`--max-size`): every new
+    /// size costs a render and a cache entry, and the canvas bounds a render's memory.
+    public var maxSize = (width: 4096, height: 4096)
     /// How old the list of books may get before the tree is scanned again.
     public var refreshSeconds = 2.0
     /// A connection that sends nothing for this long is closed (slow clients).
@@ -45,6 +48,7 @@ public struct ServerOptions: Sendable {
         try check(queue >= 0, "--queue must be at least 0")
         try check(cacheBytes >= 0 && cacheBytes <= 1 << 40, "--cache-mb must be between 0 and 1048576")
         try check(maxPixels >= 1, "--max-pixels must be at least 1")
+        try check(maxSize.width >= 1 && maxSize.height >= 1, "--max-size must be at least 1x1")
         try check(idleTimeoutSeconds >= 1, "--idle-timeout must be at least 1")
         try check(refreshSeconds >= 0 && refreshSeconds.isFinite, "--refresh must be at least 0")
     }

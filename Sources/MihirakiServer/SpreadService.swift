@@ -43,6 +43,17 @@ final class SpreadService: Sendable {
         return entry
     }
 
+    /// `options`, if their canvas is within `--max-size`.
+    /// - Throws: 400 naming the canvas and the limit.
+    func checked(_ options: LayoutOptions) throws -> LayoutOptions {
+        let canvas = options.canvas, limit = self.options.maxSize
+        guard canvas.width <= limit.width && canvas.height <= limit.height else {
+            throw ServerError(.badRequest, "a \(canvas.width)×\(canvas.height) canvas is larger than this server allows "
+                              + "(--max-size \(limit.width)x\(limit.height))")
+        }
+        return options
+    }
+
     /// The book's plan for these options.
     func plan(_ entry: BookCatalog.Entry, options: LayoutOptions) async throws -> (plan: BookPlan, content: String) {
         let opened = try await open(entry)

@@ -42,6 +42,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Close a connection silent for this many seconds.", valueName: "S"))
     var idleTimeout = 30
 
+    @Option(name: .customLong("max-size"), help: ArgumentHelp("The largest canvas a request may ask for.", valueName: "WxH"))
+    var maxSize = "4096x4096"
+
     @Flag(help: "No access log (by default one JSON line per request on stderr).")
     var quiet = false
 
@@ -55,6 +58,11 @@ struct ServeCommand: AsyncParsableCommand {
         options.queue = queue ?? 4 * jobs
         options.cacheBytes = cacheMB.multipliedReportingOverflow(by: 1 << 20).overflow ? -1 : cacheMB << 20
         options.maxPixels = maxPixels
+        let sides = maxSize.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+        guard sides.count == 2, let width = sides[0], let height = sides[1], width >= 1, height >= 1 else {
+            throw ValidationError("--max-size takes WxH, two whole numbers, such as 4096x4096")
+        }
+        options.maxSize = (width, height)
         options.idleTimeoutSeconds = idleTimeout
         options.refreshSeconds = refresh
         if !quiet { options.accessLog = ServerOptions.standardErrorLog() }

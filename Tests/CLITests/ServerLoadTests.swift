@@ -87,14 +87,15 @@ struct BackgroundGet {
 
 @Suite("mihiraki serve: load, backpressure, slow clients, shutdown", .serialized, .tags(.process, .load), .timeLimit(.minutes(5)))
 struct ServerLoadTests {
-    /// A spread big enough to take a while to render, even in a release build.
+    /// A spread big enough to take a while to render, even in a release build
+    /// (beyond the default --max-size: the servers that ask for it allow it).
     static let slowSpread = "/api/books/Series%20A%2Fvol1/spreads/3.png?size=6000x4500"
 
     @Test("SIGTERM with a render in flight: the request gets its whole spread, then the server exits 0")
     func gracefulShutdown() throws {
         let library = try ServedLibrary()
         defer { library.remove() }
-        let server = try RunningServer(root: library.root)
+        let server = try RunningServer(root: library.root, ["--max-size", "6000x4500"])
         let get = try BackgroundGet(server.base + Self.slowSpread)
         waitUntilBusy(server)  // the render is under way
         kill(server.process.processIdentifier, SIGTERM)
@@ -172,7 +173,7 @@ struct ServerLoadTests {
 
     @Test("One worker, no queue: identical requests share one render; a different one meanwhile gets 503 with Retry-After")
     func sharingAndBackpressure() throws {
-        try withServer(["--jobs", "1", "--queue", "0"]) { library, server in
+        try withServer(["--jobs", "1", "--queue", "0", "--max-size", "6000x4500"]) { library, server in
             #expect(try httpGet(server, "/api/books/Series%20A%2Fvol1/manifest").status == 200)  // the book opened
             let same = try (0..<6).map { _ in try BackgroundGet(server.base + Self.slowSpread) }
             waitUntilBusy(server)  // their one render is under way

@@ -29,6 +29,20 @@ struct ProductionTests {
         }
     }
 
+    @Test("--max-size bounds the canvas a request may ask for: larger is 400 naming the limit; the default is 4096x4096")
+    func maxSize() async throws {
+        try await RouteTests.withApp({ $0.maxSize = (1000, 800) }) { _, client in
+            #expect(try await RouteTests.get(client, "/api/books/manga.cbz/spreads/1.png?size=1000x800").status == .ok)
+            for size in ["1001x800", "1000x801", "x801"] {
+                let answer = try await RouteTests.get(client, "/api/books/manga.cbz/spreads/1.png?size=" + size)
+                #expect(answer.status == .badRequest, "\(size)")
+                #expect((Self.json(answer)["error"] as? String)?.contains("--max-size 1000x800") == true)
+                #expect(try await RouteTests.get(client, "/api/books/manga.cbz/manifest?size=" + size).status == .badRequest)
+            }
+        }
+        #expect(ServerOptions(root: "/").maxSize == (4096, 4096))
+    }
+
     @Test("The book list is paged: offset and limit, the total with every page, bad values 400")
     func paging() async throws {
         try await RouteTests.withApp { _, client in

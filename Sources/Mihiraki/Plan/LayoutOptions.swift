@@ -55,7 +55,7 @@ public struct LayoutOptions: Sendable {
     public init() {}
 
     /// The canvas size in pixels, with a derived side resolved.
-    var canvas: (width: Int, height: Int) {
+    package var canvas: (width: Int, height: Int) {
         size.resolved(layout: layout, pageAspect: pageAspect, gap: gap)
     }
 
