@@ -166,14 +166,46 @@ int componentsOf(QPDFObjectHandle space, int depth = 0) {
     return 0;
 }
 
+// A stream piped into one buffer of at most `limit` bytes (`expected`
+// reserved): as stored (decrypted) with qpdf_dl_none, or decoded. A longer
+// stream keeps its first `limit` bytes and says it overflowed; with
+// `stopEarly` qpdf is stopped there (only where no decryption is in the way).
+struct Piped {
+    std::vector<uint8_t> bytes;
+    bool piped = false;      // qpdf read the whole stream without error
+    bool attempted = false;  // qpdf decoded its filters
+    bool overflowed = false;
+};
+
+Piped pipe(QPDFObjectHandle stream, qpdf_stream_decode_level_e level, size_t limit, size_t expected,
+           bool stopEarly = false) {
+    Collect collect(limit, expected);
+    collect.stopEarly = stopEarly;
+    Piped result;
+    try {
+        result.piped = stream.pipeStreamData(&collect, &result.attempted, 0, level, true, false);
+    } catch (Failure const &) {
+        result.piped = false;
+    }
+    result.overflowed = collect.overflowed;
+    result.bytes = std::move(collect.bytes);
+    return result;
+}
+
 // A stream as stored (decrypted, not decoded).
 std::vector<uint8_t> rawStream(QPDFObjectHandle stream) {
-    Collect collect(size_t(1) << 31, 0);
-    bool attempted = false;
-    if (!stream.pipeStreamData(&collect, &attempted, 0, qpdf_dl_none, true, false) || collect.overflowed) {
-        throw Failure(MH_PDF_DAMAGED, "its picture's stream cannot be read");
-    }
-    return std::move(collect.bytes);
+    Piped raw = pipe(stream, qpdf_dl_none, size_t(1) << 31, 0);
+    if (!raw.piped || raw.overflowed) throw Failure(MH_PDF_DAMAGED, "its picture's stream cannot be read");
+    return std::move(raw.bytes);
+}
+
+// A sample container of `width × height × channels` bytes, its header written.
+std::vector<uint8_t> samplesContainer(uint32_t width, uint32_t height, uint32_t channels) {
+    std::vector<uint8_t> output(20 + size_t(width) * size_t(height) * size_t(channels));
+    std::memcpy(output.data(), samplesMagic, 8);
+    uint32_t fields[3] = {width, height, channels};
+    for (int f = 0; f < 3; f++) for (int b = 0; b < 4; b++) output[size_t(8 + 4 * f + b)] = uint8_t(fields[f] >> (8 * b));
+    return output;
 }
 
 // A JPEG 2000 codestream or JP2 file decoded by openjp2, from memory.
@@ -546,6 +578,13 @@ extern "C" int mh_pdf_page_info(mh_pdf *pdf, int index, mh_pdf_page *page, char 
     });
 }
 
+// `bytes` given to the caller, owned until mh_pdf_bytes_free.
+static int handOver(std::vector<uint8_t> &&bytes, mh_pdf_bytes *result) {
+    auto *owner = new std::vector<uint8_t>(std::move(bytes));
+    *result = mh_pdf_bytes{owner->data(), owner->size(), owner};
+    return MH_PDF_OK;
+}
+
 extern "C" void mh_pdf_bytes_free(mh_pdf_bytes *bytes) {
     delete static_cast<std::vector<uint8_t> *>(bytes->owner);
     *bytes = mh_pdf_bytes{};
@@ -564,52 +603,28 @@ extern "C" int mh_pdf_page_image(mh_pdf *pdf, int index, uint64_t max_pixels, si
                           + " is more than the " + std::to_string(max_pixels) + "-pixel limit (--max-pixels)");
         }
         QPDFObjectHandle image = a.image;
-        auto hand = [&](std::vector<uint8_t> &&bytes) {
-            auto *owner = new std::vector<uint8_t>(std::move(bytes));
-            *result = mh_pdf_bytes{owner->data(), owner->size(), owner};
-            return MH_PDF_OK;
-        };
+        auto hand = [&](std::vector<uint8_t> &&bytes) { return handOver(std::move(bytes), result); };
         if (a.page.jpeg) {
             // The stream as stored (decrypted), straight into one buffer of its declared length.
             QPDFObjectHandle length = image.getDict().getKey("/Length");
             size_t declared = length.isInteger() && length.getIntValue() > 0 ? size_t(length.getIntValue()) : 0;
-            Collect collect(limit, std::min<size_t>(declared, size_t(64) << 20));
-            collect.stopEarly = !pdf->document.qpdf.isEncrypted();
-            bool attempted = false, piped = false;
-            try {
-                piped = image.pipeStreamData(&collect, &attempted, 0, qpdf_dl_none, true, false);
-            } catch (Failure const &) {
-                piped = false;
-            }
-            if (!piped && !collect.overflowed) {
-                throw Failure(MH_PDF_DAMAGED, "its picture's stream cannot be read");
-            }
-            return hand(std::move(collect.bytes));
+            Piped stored = pipe(image, qpdf_dl_none, limit, std::min<size_t>(declared, size_t(64) << 20),
+                                !pdf->document.qpdf.isEncrypted());
+            if (!stored.piped && !stored.overflowed) throw Failure(MH_PDF_DAMAGED, "its picture's stream cannot be read");
+            return hand(std::move(stored.bytes));
         }
         if (a.jpx) {
             Jpx decoded = jpx(rawStream(image), true);
-            std::vector<uint8_t> output(20 + decoded.samples.size());
-            std::memcpy(output.data(), samplesMagic, 8);
-            uint32_t fields[3] = {uint32_t(width), uint32_t(height), uint32_t(a.page.channels)};
-            for (int f = 0; f < 3; f++) for (int b = 0; b < 4; b++) output[size_t(8 + 4 * f + b)] = uint8_t(fields[f] >> (8 * b));
+            std::vector<uint8_t> output = samplesContainer(uint32_t(width), uint32_t(height), uint32_t(a.page.channels));
             std::memcpy(output.data() + 20, decoded.samples.data(), decoded.samples.size());
             return hand(std::move(output));
         }
         size_t rowBytes = (size_t(width) * size_t(a.components) * size_t(a.bits) + 7) / 8;
         size_t expected = rowBytes * size_t(height);
-        Collect collect(expected, expected);
-        bool attempted = false;
-        bool piped = false;
-        try {
-            piped = image.pipeStreamData(&collect, &attempted, 0, qpdf_dl_specialized, true, false);
-        } catch (Failure const &) {
-            piped = false;
-        }
-        if (collect.overflowed) throw Failure(MH_PDF_TOO_LARGE, "its picture's stream inflates past the picture's size");
-        if (!piped || !attempted) {
-            throw Failure(MH_PDF_DAMAGED, "its picture's stream cannot be decoded");
-        }
-        if (collect.bytes.size() < expected) throw Failure(MH_PDF_DAMAGED, "its picture's stream ends early");
+        Piped inflated = pipe(image, qpdf_dl_specialized, expected, expected);
+        if (inflated.overflowed) throw Failure(MH_PDF_TOO_LARGE, "its picture's stream inflates past the picture's size");
+        if (!inflated.piped || !inflated.attempted) throw Failure(MH_PDF_DAMAGED, "its picture's stream cannot be decoded");
+        if (inflated.bytes.size() < expected) throw Failure(MH_PDF_DAMAGED, "its picture's stream ends early");
 
         int channels = a.page.channels;
         // The soft mask's samples, one per pixel, scaled to 8 bits.
@@ -617,9 +632,8 @@ extern "C" int mh_pdf_page_image(mh_pdf *pdf, int index, uint64_t max_pixels, si
         QPDFObjectHandle softMask = a.softMask;
         if (softMask.isInitialized() && !softMask.isNull()) {
             size_t maskRow = (size_t(width) * size_t(a.softMaskBits) + 7) / 8;
-            Collect mask(maskRow * size_t(height), maskRow * size_t(height));
-            bool maskAttempted = false;
-            if (!softMask.pipeStreamData(&mask, &maskAttempted, 0, qpdf_dl_specialized, true, false) || mask.overflowed) {
+            Piped mask = pipe(softMask, qpdf_dl_specialized, maskRow * size_t(height), maskRow * size_t(height));
+            if (!mask.piped || mask.overflowed) {
                 throw Failure(MH_PDF_DAMAGED, "its picture's soft mask cannot be decoded, or inflates past its size");
             }
             if (mask.bytes.size() < maskRow * size_t(height)) throw Failure(MH_PDF_DAMAGED, "its picture's soft mask ends early");
@@ -630,16 +644,11 @@ extern "C" int mh_pdf_page_image(mh_pdf *pdf, int index, uint64_t max_pixels, si
                 }
             }
         }
-        size_t header = 8 + 12;
-        std::vector<uint8_t> output(header + size_t(width) * size_t(height) * size_t(channels));
-        uint8_t *out = output.data();
-        std::memcpy(out, samplesMagic, 8);
-        uint32_t fields[3] = {uint32_t(width), uint32_t(height), uint32_t(channels)};
-        for (int f = 0; f < 3; f++) for (int b = 0; b < 4; b++) out[8 + 4 * f + b] = uint8_t(fields[f] >> (8 * b));
-        uint8_t *pixel = out + header;
+        std::vector<uint8_t> output = samplesContainer(uint32_t(width), uint32_t(height), uint32_t(channels));
+        uint8_t *pixel = output.data() + 20;
         double top = double((1u << a.bits) - 1);
         for (size_t y = 0; y < height; y++) {
-            uint8_t const *row = collect.bytes.data() + y * rowBytes;
+            uint8_t const *row = inflated.bytes.data() + y * rowBytes;
             for (size_t x = 0; x < width; x++) {
                 uint8_t samples[4];
                 if (a.indexed) {
@@ -672,17 +681,13 @@ extern "C" int mh_pdf_page_image(mh_pdf *pdf, int index, uint64_t max_pixels, si
                 if (!alpha.empty()) *pixel++ = alpha[y * size_t(width) + x];
             }
         }
-        std::vector<uint8_t>().swap(collect.bytes);
+        std::vector<uint8_t>().swap(inflated.bytes);
         return hand(std::move(output));
     });
 }
 
-extern "C" void mh_pdf_free(void *data) { std::free(data); }
-
-extern "C" int mh_pdf_page_document(mh_pdf *pdf, int index, uint8_t **data, size_t *size, char *message,
-                                    size_t message_size) {
-    *data = nullptr;
-    *size = 0;
+extern "C" int mh_pdf_page_document(mh_pdf *pdf, int index, mh_pdf_bytes *result, char *message, size_t message_size) {
+    *result = mh_pdf_bytes{};
     std::lock_guard<std::mutex> hold(pdf->document.lock);
     return guarded(message, message_size, [&] {
         Document &document = pdf->document;
@@ -701,10 +706,6 @@ extern "C" int mh_pdf_page_document(mh_pdf *pdf, int index, uint8_t **data, size
         writer.setPreserveEncryption(false);
         writer.write();
         auto buffer = writer.getBufferSharedPointer();
-        *data = static_cast<uint8_t *>(std::malloc(std::max<size_t>(buffer->getSize(), 1)));
-        if (!*data) throw std::bad_alloc();
-        std::memcpy(*data, buffer->getBuffer(), buffer->getSize());
-        *size = buffer->getSize();
-        return MH_PDF_OK;
+        return handOver(std::vector<uint8_t>(buffer->getBuffer(), buffer->getBuffer() + buffer->getSize()), result);
     });
 }

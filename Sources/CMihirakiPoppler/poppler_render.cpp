@@ -85,17 +85,6 @@ template <typename F> int guarded(char *message, size_t message_size, F body) {
 
 } // namespace
 
-extern "C" int mh_poppler_page_size(const uint8_t *data, size_t size, double *width, double *height,
-                                    char *message, size_t message_size) {
-    return guarded(message, message_size, [&] {
-        Opened opened;
-        int status = open(data, size, opened, message, message_size);
-        if (status != 0) return status;
-        if (!pageSize(opened, *width, *height)) { put(message, message_size, "an empty page box"); return -1; }
-        return 0;
-    });
-}
-
 extern "C" int mh_poppler_render(const uint8_t *data, size_t size, int width, int height, uint8_t *rgb, size_t stride,
                                  char *message, size_t message_size) {
     static std::mutex first;

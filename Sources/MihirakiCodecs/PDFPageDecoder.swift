@@ -5,29 +5,31 @@ import CMihirakiPoppler
 /// A PDF page that is not one picture (vector art, text, several pictures),
 /// handed over by Mihiraki's PDF reader as a one-page PDF file and rasterised
 /// by poppler at exactly the size it is drawn: the page is never resampled
-/// twice. Its stored size is the page box in points; ``PageDecoder`` asks it
-/// for the drawn size through shrink-on-load, which for this format means
-/// "draw at exactly this size". Built with the package trait `Poppler`;
-/// without it such a page fails in one line saying this build cannot draw it.
+/// twice. Its stored size is the page box in points, as the reader measured
+/// it (so reading the header loads no PDF); ``PageDecoder`` asks it for the
+/// drawn size through shrink-on-load, which for this format means "draw at
+/// exactly this size". Built with the package trait `Poppler`; without it
+/// such a page fails in one line saying this build cannot draw it.
 package enum PDFPageDecoder: PageFormatDecoder {
-    /// The first bytes of a page handed over: `MHPDFPG1`, then the one-page
-    /// PDF. A PDF file that is a page of a folder (or named `.png`) is not one.
+    /// The first bytes of a page handed over: `MHPDFPG1`. A PDF file that is
+    /// a page of a folder (or named `.png`) is not one.
     package static let magic = Array("MHPDFPG1".utf8)
+    static let headerSize = 16
+
+    /// A page handed over: the magic, the page's size in points (rounded, at
+    /// least 1) as two little-endian 32-bit numbers, then the one-page PDF
+    /// (none when only the header is asked for).
+    package static func page(width: Double, height: Double, document: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        magic + InnerHeader.fields([max(1, Int(width.rounded())), max(1, Int(height.rounded()))]) + document
+    }
 
     static func open<T>(_ bytes: [UInt8], _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
         #if Poppler
-        let bytes = Array(bytes.dropFirst(magic.count))
-        var width = 0.0, height = 0.0
-        var message = [CChar](repeating: 0, count: 512)
-        let status = bytes.withUnsafeBufferPointer {
-            mh_poppler_page_size($0.baseAddress, $0.count, &width, &height, &message, message.count)
+        guard bytes.count >= headerSize, InnerHeader.field(bytes, 0) >= 1, InnerHeader.field(bytes, 1) >= 1 else {
+            throw CodecError(.corrupt, "a PDF page handed over without its size")
         }
-        guard status == 0 else {
-            throw CodecError(status == -2 ? .unsupported : .corrupt, text(message))
-        }
-        // Points, rounded; at least one pixel each way.
-        let header = PageHeader(format: .pdfPage, storedWidth: max(1, Int(width.rounded())),
-                                storedHeight: max(1, Int(height.rounded())), orientation: 1, isGray: false)
+        let header = PageHeader(format: .pdfPage, storedWidth: InnerHeader.field(bytes, 0),
+                                storedHeight: InnerHeader.field(bytes, 1), orientation: 1, isGray: false)
         var size = (width: header.storedWidth, height: header.storedHeight)
         var image: [UInt8]?
         var line = 0
@@ -38,11 +40,11 @@ package enum PDFPageDecoder: PageFormatDecoder {
                 image = [UInt8](repeating: 0, count: stride * size.height)
                 let drawn = image!.withUnsafeMutableBufferPointer { pixels in
                     bytes.withUnsafeBufferPointer {
-                        mh_poppler_render($0.baseAddress, $0.count, Int32(size.width), Int32(size.height),
-                                          pixels.baseAddress, stride, &failure, failure.count)
+                        mh_poppler_render($0.baseAddress! + headerSize, $0.count - headerSize, Int32(size.width),
+                                          Int32(size.height), pixels.baseAddress, stride, &failure, failure.count)
                     }
                 }
-                guard drawn == 0 else { throw CodecError(.corrupt, text(failure)) }
+                guard drawn == 0 else { throw CodecError(drawn == -2 ? .unsupported : .corrupt, text(failure)) }
             }
             guard line < size.height else { throw CodecError(.corrupt, "a PDF page has no more rows") }
             image!.withUnsafeBufferPointer { row.update(from: $0.baseAddress! + line * stride, count: stride) }

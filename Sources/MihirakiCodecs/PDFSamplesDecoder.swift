@@ -9,15 +9,12 @@ package enum PDFSamplesDecoder: PageFormatDecoder {
 
     /// The container's header alone: enough for ``PageDecoder/header(of:)``.
     package static func header(width: Int, height: Int, channels: Int) -> [UInt8] {
-        magic + [width, height, channels].flatMap { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        magic + InnerHeader.fields([width, height, channels])
     }
 
     static func open<T>(_ bytes: [UInt8], _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
         guard bytes.count >= headerSize else { throw CodecError(.corrupt, "a PDF picture's samples are cut short") }
-        func field(_ k: Int) -> Int {
-            (0..<4).reduce(0) { $0 | Int(bytes[8 + 4 * k + $1]) << (8 * $1) }
-        }
-        let width = field(0), height = field(1), channels = field(2)
+        let width = InnerHeader.field(bytes, 0), height = InnerHeader.field(bytes, 1), channels = InnerHeader.field(bytes, 2)
         guard width > 0, height > 0, (1...4).contains(channels) else {
             throw CodecError(.corrupt, "a PDF picture's samples do not match their size")
         }
@@ -43,4 +40,18 @@ extension ImageFormat {
         id: "pdf-samples", name: "PDF picture", extensions: [], mimeType: "application/octet-stream",
         signatures: [.bytes(PDFSamplesDecoder.magic)], decoder: PDFSamplesDecoder.self,
         capabilities: Capabilities(alpha: true, lossless: true, gray: true, streamed: true, largestSide: 1_000_000))
+}
+
+/// The header of the inner formats the PDF reader hands over: an 8-byte
+/// magic, then little-endian 32-bit numbers.
+enum InnerHeader {
+    /// `values` as little-endian 32-bit numbers.
+    static func fields(_ values: [Int]) -> [UInt8] {
+        values.flatMap { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+    }
+
+    /// Number `k` after the magic; the caller checked the bytes are there.
+    static func field(_ bytes: [UInt8], _ k: Int) -> Int {
+        (0..<4).reduce(0) { $0 | Int(bytes[8 + 4 * k + $1]) << (8 * $1) }
+    }
 }

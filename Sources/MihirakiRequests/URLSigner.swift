@@ -53,6 +53,13 @@ public struct URLSigner: Sendable {
         "/s/" + signature(pathAndQuery) + pathAndQuery
     }
 
+    /// A request target `/s/{signature}/rest` taken apart: the signature, and
+    /// the rest from its `/` (what was signed); nil for a target without one.
+    public static func split(_ target: Substring) -> (signature: Substring, rest: Substring)? {
+        guard target.hasPrefix("/s/"), let slash = target.dropFirst(3).firstIndex(of: "/") else { return nil }
+        return (target[target.index(target.startIndex, offsetBy: 3)..<slash], target[slash...])
+    }
+
     /// Whether `signature` signs `pathAndQuery` under any pair, compared in
     /// constant time (no early exit on the first differing byte).
     public func verifies(_ signature: Substring, _ pathAndQuery: Substring) -> Bool {

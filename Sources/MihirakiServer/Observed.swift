@@ -18,11 +18,13 @@ struct Observed<Inner: HTTPResponder>: HTTPResponder where Inner.Context == Basi
 
     func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
         let start = ContinuousClock.now
-        var response = try await inner.respond(to: request, context: context)
+        let response = try await inner.respond(to: request, context: context)
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let cache = response.headers[.xCache]
-        let unsigned = Signed<Inner>.withoutSignature(request.uri.description)
+        // The path as the log and the metrics name it: without its signature.
+        let target = request.uri.description[...]
+        let unsigned = String(URLSigner.split(target)?.rest ?? target)
         metrics.request(route: ServerMetrics.route(of: unsigned.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]),
                         status: response.status.code, seconds: seconds)
         if let cache { metrics.cache(hit: cache == "HIT") }
@@ -37,7 +39,6 @@ struct Observed<Inner: HTTPResponder>: HTTPResponder where Inner.Context == Basi
                 log(String(decoding: data, as: UTF8.self))
             }
         }
-        response.headers[.xCache] = cache
         return response
     }
 }
@@ -79,10 +80,9 @@ struct OnlyGetAndHead<Inner: HTTPResponder>: HTTPResponder where Inner.Context =
 
     func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
         guard request.method == .get || request.method == .head else {
-            var response = Routes.json(["error": "\(request.method.rawValue) is not allowed: Mihiraki answers GET and HEAD"],
-                                       status: .methodNotAllowed)
+            var response = Routes.error("\(request.method.rawValue) is not allowed: Mihiraki answers GET and HEAD",
+                                        status: .methodNotAllowed)
             response.headers[.allow] = "GET, HEAD"
-            response.headers[.xContentTypeOptions] = "nosniff"
             return response
         }
         return try await inner.respond(to: request, context: context)
@@ -108,11 +108,9 @@ struct Signed<Inner: HTTPResponder>: HTTPResponder where Inner.Context == BasicR
         let target = request.head.path ?? ""
         let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
         if path == "/healthz" || path == "/metrics" { return try await inner.respond(to: request, context: context) }
-        guard target.hasPrefix("/s/"), let slash = target.dropFirst(3).firstIndex(of: "/") else {
+        guard let (signature, rest) = URLSigner.split(target[...]) else {
             return Self.refused("this server answers signed URLs only: /s/{signature}/api/…")
         }
-        let signature = target[target.index(target.startIndex, offsetBy: 3)..<slash]
-        let rest = target[slash...]
         guard signer.verifies(signature, rest) else { return Self.refused("the URL's signature is not valid") }
         let restPath = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
         guard restPath.hasPrefix("/api/") else { return Self.refused("signed URLs reach /api/… only") }
@@ -121,15 +119,5 @@ struct Signed<Inner: HTTPResponder>: HTTPResponder where Inner.Context == BasicR
         return try await inner.respond(to: Request(head: head, body: request.body), context: context)
     }
 
-    static func refused(_ message: String) -> Response {
-        var response = Routes.json(["error": message], status: .forbidden)
-        response.headers[.xContentTypeOptions] = "nosniff"
-        return response
-    }
-
-    /// A request target with its `/s/{signature}` taken off, for the log and the metrics.
-    static func withoutSignature(_ target: String) -> String {
-        guard target.hasPrefix("/s/"), let slash = target.dropFirst(3).firstIndex(of: "/") else { return target }
-        return String(target[slash...])
-    }
+    static func refused(_ message: String) -> Response { Routes.error(message, status: .forbidden) }
 }

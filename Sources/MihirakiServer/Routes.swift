@@ -106,6 +106,14 @@ enum Routes {
         request.uri.queryParameters.map { (String($0.key), String($0.value)) }
     }
 
+    /// A JSON error answered before the router (whose middleware adds the
+    /// safety headers to everything behind it): `{"error": …}`, nosniff.
+    static func error(_ message: String, status: HTTPResponse.Status) -> Response {
+        var response = json(["error": message], status: status)
+        response.headers[.xContentTypeOptions] = "nosniff"
+        return response
+    }
+
     static func json(_ object: Any, status: HTTPResponse.Status = .ok) -> Response {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],

@@ -64,12 +64,10 @@ void mh_pdf_bytes_free(mh_pdf_bytes *bytes);
 // anything is inflated.
 int mh_pdf_page_image(mh_pdf *pdf, int index, uint64_t max_pixels, size_t limit, mh_pdf_bytes *out,
                       char *message, size_t message_size);
-void mh_pdf_free(void *data);
 
 // Page `index` as a PDF file of its own (its resources copied, its inherited
-// attributes on it, no encryption), for a rasteriser to draw: *data is
-// malloc'd; free it with mh_pdf_free.
-int mh_pdf_page_document(mh_pdf *pdf, int index, uint8_t **data, size_t *size, char *message, size_t message_size);
+// attributes on it, no encryption), for a rasteriser to draw.
+int mh_pdf_page_document(mh_pdf *pdf, int index, mh_pdf_bytes *out, char *message, size_t message_size);
 
 
 #ifdef __cplusplus

@@ -15,13 +15,9 @@
 extern "C" {
 #endif
 
-// The first page's size in points (its crop box, turned by its rotation).
-// Returns 0, or -1 with a message (-2 when the document needs a password).
-int mh_poppler_page_size(const uint8_t *data, size_t size, double *width, double *height,
-                         char *message, size_t message_size);
-
 // The first page drawn to exactly width × height pixels, white paper, as RGB
-// rows of `stride` bytes.
+// rows of `stride` bytes. Returns 0, or -1 with a message (-2 when the
+// document needs a password).
 int mh_poppler_render(const uint8_t *data, size_t size, int width, int height, uint8_t *rgb, size_t stride,
                       char *message, size_t message_size);
 

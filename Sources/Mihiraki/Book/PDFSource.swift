@@ -61,11 +61,14 @@ final class PDFSource: BookSource, @unchecked Sendable {
     }
 
     /// A JPEG page's first `count` bytes (its header is in them); for
-    /// samples, only the container's header, so the page's size is known (and
-    /// checked against the pixel limit) before anything is inflated.
+    /// samples, and for a page for the rasteriser, only the header, so the
+    /// page's size is known (and checked against the pixel limit) before
+    /// anything is inflated or written.
     func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] {
         let page = try info(relativePath)
-        guard page.single_image != 0 else { return try read(relativePath) }
+        guard page.single_image != 0 else {
+            return PDFPageDecoder.page(width: page.width, height: page.height, document: UnsafeBufferPointer(start: nil, count: 0))
+        }
         if page.jpeg != 0 { return try picture(relativePath, limit: count) }
         return PDFSamplesDecoder.header(width: Int(page.image_width), height: Int(page.image_height),
                                         channels: Int(page.channels))
@@ -76,34 +79,42 @@ final class PDFSource: BookSource, @unchecked Sendable {
     func read(_ relativePath: String) throws -> [UInt8] {
         let page = try info(relativePath)
         if page.single_image != 0 { return try picture(relativePath, limit: Int.max) }
-        var data: UnsafeMutablePointer<UInt8>?, size = 0
-        var message = [CChar](repeating: 0, count: 512)
-        let status = mh_pdf_page_document(document, Int32(try number(relativePath) - 1), &data, &size,
-                                          &message, message.count)
-        defer { mh_pdf_free(data) }
-        guard Int(status) == MH_PDF_OK, let data else {
-            throw MihirakiError(Self.error(status, message), path: displayPath(relativePath))
-        }
-        return PDFPageDecoder.magic + UnsafeBufferPointer(start: data, count: size)
+        let index = Int32(try number(relativePath) - 1)
+        return try handedOver(relativePath) { bytes, message, size in
+            mh_pdf_page_document(document, index, bytes, message, size)
+        } as: { PDFPageDecoder.page(width: page.width, height: page.height, document: $0) }
     }
 
     /// The picture of a page of one picture: at most `limit` bytes of a JPEG stream, or the samples.
     private func picture(_ relativePath: String, limit: Int) throws -> [UInt8] {
-        var bytes = mh_pdf_bytes()
-        var message = [CChar](repeating: 0, count: 512)
-        let status = mh_pdf_page_image(document, Int32(try number(relativePath) - 1), UInt64(UInt32.max), limit,
-                                       &bytes, &message, message.count)
-        defer { mh_pdf_bytes_free(&bytes) }
-        guard Int(status) == MH_PDF_OK else { throw MihirakiError(Self.error(status, message), path: displayPath(relativePath)) }
-        return bytes.size == 0 ? [] : Array(UnsafeBufferPointer(start: bytes.data, count: bytes.size))
+        let index = Int32(try number(relativePath) - 1)
+        return try handedOver(relativePath) { bytes, message, size in
+            mh_pdf_page_image(document, index, UInt64(UInt32.max), limit, bytes, message, size)
+        } as: { Array($0) }
     }
 
     private func info(_ relativePath: String) throws -> mh_pdf_page {
         var page = mh_pdf_page()
-        var message = [CChar](repeating: 0, count: 512)
-        let status = mh_pdf_page_info(document, Int32(try number(relativePath) - 1), &page, &message, message.count)
-        guard Int(status) == MH_PDF_OK else { throw MihirakiError(Self.error(status, message), path: displayPath(relativePath)) }
+        let index = Int32(try number(relativePath) - 1)
+        try checked(relativePath) { message, size in mh_pdf_page_info(document, index, &page, message, size) }
         return page
+    }
+
+    /// Bytes a reader call hands over for a page, as `body` makes them, freed after.
+    private func handedOver(_ relativePath: String,
+                            _ call: (UnsafeMutablePointer<mh_pdf_bytes>, UnsafeMutablePointer<CChar>, Int) -> Int32,
+                            as body: (UnsafeBufferPointer<UInt8>) -> [UInt8]) throws -> [UInt8] {
+        var bytes = mh_pdf_bytes()
+        defer { mh_pdf_bytes_free(&bytes) }
+        try checked(relativePath) { message, size in call(&bytes, message, size) }
+        return body(UnsafeBufferPointer(start: bytes.data, count: bytes.size))
+    }
+
+    /// Runs one reader call for a page; a failure becomes an error naming the page.
+    private func checked(_ relativePath: String, _ call: (UnsafeMutablePointer<CChar>, Int) -> Int32) throws {
+        var message = [CChar](repeating: 0, count: 512)
+        let status = message.withUnsafeMutableBufferPointer { call($0.baseAddress!, $0.count) }
+        guard Int(status) == MH_PDF_OK else { throw MihirakiError(Self.error(status, message), path: displayPath(relativePath)) }
     }
 
     private func number(_ relativePath: String) throws -> Int {
