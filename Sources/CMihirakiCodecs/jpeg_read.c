@@ -36,11 +36,18 @@ static void check_scan_count(j_common_ptr cinfo) {
 }
 
 struct mh_jpeg_reader {
-    struct jpeg_decompress_struct cinfo;
+    struct jpeg_decompress_struct cinfo;  // first, so libjpeg's callbacks can find the reader
     jump_error_manager errors;
     scan_limit_monitor monitor;
     int started;
     JOCTET *icc;  // the APP2 ICC profile, malloc'd by libjpeg-turbo
+    // Buffered-image mode (mh_jpeg_edges): the coefficient arrays libjpeg
+    // requests, one per component, seen through its memory manager.
+    int buffered;
+    int output_started;
+    int array_count;
+    jvirt_barray_ptr arrays[MAX_COMPONENTS];
+    jvirt_barray_ptr (*request_virt_barray)(j_common_ptr, int, boolean, JDIMENSION, JDIMENSION, JDIMENSION);
 };
 
 mh_jpeg_reader *mh_jpeg_open(const void *data, size_t size, mh_jpeg_info *info, mh_error *error) {
@@ -127,6 +134,10 @@ int mh_jpeg_read_row(mh_jpeg_reader *reader, void *row, mh_error *error) {
     if (!reader->started) {
         reader->started = 1;
         jpeg_start_decompress(&reader->cinfo);
+    } else if (reader->buffered && !reader->output_started) {
+        // Every scan is in: one output pass from the kept coefficients.
+        reader->output_started = 1;
+        jpeg_start_output(&reader->cinfo, reader->cinfo.input_scan_number);
     }
     JSAMPROW rows[1] = {(JSAMPROW)row};
     if (jpeg_read_scanlines(&reader->cinfo, rows, 1) != 1) {
@@ -134,7 +145,113 @@ int mh_jpeg_read_row(mh_jpeg_reader *reader, void *row, mh_error *error) {
         mh_set_error(error, MH_ERR_CORRUPT, "decoder returned no row");
         return MH_ERR_CORRUPT;
     }
-    if (reader->cinfo.output_scanline == reader->cinfo.output_height) jpeg_finish_decompress(&reader->cinfo);
+    if (reader->cinfo.output_scanline == reader->cinfo.output_height) {
+        if (reader->buffered) jpeg_finish_output(&reader->cinfo);
+        jpeg_finish_decompress(&reader->cinfo);
+    }
+    return MH_OK;
+}
+
+// MARK: Edges from the coefficients
+
+/// `C(u)/2 · cos((2x+1)uπ/16)` × 4096, rounded: row x, column u. The 8×8
+/// inverse DCT is `f(x,y) = Σ_v Σ_u T[y][v]·T[x][u]·F(u,v)`; integers keep
+/// the edges the same on every machine.
+static const int32_t idct_basis[8][8] = {
+    {1448, 2009, 1892, 1703, 1448, 1138, 784, 400},
+    {1448, 1703, 784, -400, -1448, -2009, -1892, -1138},
+    {1448, 1138, -784, -2009, -1448, 400, 1892, 1703},
+    {1448, 400, -1892, -1138, 1448, 1703, -784, -2009},
+    {1448, -400, -1892, 1138, 1448, -1703, -784, 2009},
+    {1448, -1138, -784, 2009, -1448, -400, 1892, -1703},
+    {1448, -1703, 784, 400, -1448, 2009, -1892, 1138},
+    {1448, -2009, 1892, -1703, 1448, -1138, 784, -400},
+};
+
+static jvirt_barray_ptr remember_array(j_common_ptr cinfo, int pool, boolean zero, JDIMENSION blocks_per_row,
+                                       JDIMENSION rows, JDIMENSION max_access) {
+    mh_jpeg_reader *reader = (mh_jpeg_reader *)cinfo;
+    jvirt_barray_ptr array = reader->request_virt_barray(cinfo, pool, zero, blocks_per_row, rows, max_access);
+    if (reader->array_count < MAX_COMPONENTS) reader->arrays[reader->array_count] = array;
+    reader->array_count++;
+    return array;
+}
+
+/// Adds, for each of the 8 rows of a block, the sum over the columns
+/// [first, end) of the block (0–7) of its inverse DCT, × 2^24.
+static void add_block_columns(const JCOEF *block, const UINT16 *quant, int first, int end, int64_t sums[8]) {
+    int64_t across[8];  // Σ_x T[x][u], for each u
+    for (int u = 0; u < 8; u++) {
+        across[u] = 0;
+        for (int x = first; x < end; x++) across[u] += idct_basis[x][u];
+    }
+    int64_t rows[8];  // Σ_u across[u]·F(u,v), for each v
+    for (int v = 0; v < 8; v++) {
+        rows[v] = 0;
+        for (int u = 0; u < 8; u++) rows[v] += across[u] * ((int64_t)block[v * 8 + u] * quant[v * 8 + u]);
+    }
+    for (int y = 0; y < 8; y++) {
+        int64_t sum = 0;
+        for (int v = 0; v < 8; v++) sum += idct_basis[y][v] * rows[v];
+        sums[y] += sum;
+    }
+}
+
+int mh_jpeg_edges(mh_jpeg_reader *reader, uint32_t depth, int32_t *left, int32_t *right, mh_error *error) {
+    mh_set_error(error, MH_OK, "");
+    if (reader == NULL || reader->started || left == NULL || right == NULL || depth == 0) {
+        mh_set_error(error, MH_ERR_USAGE, "edges before the first row");
+        return MH_ERR_USAGE;
+    }
+    struct jpeg_decompress_struct *cinfo = &reader->cinfo;
+    jpeg_component_info *luma = &cinfo->comp_info[0];
+    if ((cinfo->jpeg_color_space != JCS_GRAYSCALE && cinfo->jpeg_color_space != JCS_YCbCr) ||
+        cinfo->data_precision != 8 || luma->h_samp_factor != cinfo->max_h_samp_factor ||
+        luma->v_samp_factor != cinfo->max_v_samp_factor || depth > cinfo->image_width) {
+        mh_set_error(error, MH_ERR_UNSUPPORTED, "no luma coefficients at full resolution");
+        return MH_ERR_UNSUPPORTED;
+    }
+    if (setjmp(reader->errors.jump)) {
+        mh_set_error(error, mh_jpeg_classify(&reader->errors), reader->errors.message);
+        return error ? error->code : MH_ERR_CORRUPT;
+    }
+    reader->started = 1;
+    reader->buffered = 1;
+    cinfo->buffered_image = TRUE;
+    reader->request_virt_barray = cinfo->mem->request_virt_barray;
+    cinfo->mem->request_virt_barray = remember_array;
+    jpeg_start_decompress(cinfo);
+    cinfo->mem->request_virt_barray = reader->request_virt_barray;
+    for (;;) {
+        int status = jpeg_consume_input(cinfo);
+        if (status == JPEG_REACHED_EOI) break;
+        if (status == JPEG_SUSPENDED) ERREXIT(cinfo, JERR_INPUT_EOF);  // cannot happen with an in-memory source
+        check_scan_count((j_common_ptr)cinfo);
+    }
+    if (reader->array_count != cinfo->num_components || luma->quant_table == NULL) {
+        mh_set_error(error, MH_ERR_CORRUPT, "coefficients not kept");
+        return MH_ERR_CORRUPT;
+    }
+    const UINT16 *quant = luma->quant_table->quantval;
+    uint32_t width = cinfo->image_width, height = cinfo->image_height;
+    // The level shift: each of the `depth` samples is 128 more than its IDCT.
+    int64_t shift = (int64_t)128 * depth * 256;
+    for (JDIMENSION block_row = 0; block_row < luma->height_in_blocks; block_row++) {
+        JBLOCKARRAY blocks = cinfo->mem->access_virt_barray((j_common_ptr)cinfo, reader->arrays[0], block_row, 1, FALSE);
+        for (int side = 0; side < 2; side++) {
+            uint32_t first = side == 0 ? 0 : width - depth, end = first + depth;
+            int64_t sums[8] = {0};
+            for (uint32_t x = first; x < end; x = (x / 8 + 1) * 8) {
+                uint32_t block_end = (x / 8 + 1) * 8 < end ? (x / 8 + 1) * 8 : end;
+                add_block_columns(blocks[0][x / 8], quant, (int)(x % 8), (int)(block_end - (x / 8) * 8), sums);
+            }
+            int32_t *out = side == 0 ? left : right;
+            for (uint32_t y = 0; y < 8 && block_row * 8 + y < height; y++) {
+                // × 2^24 to 1/256 levels, rounded down (an arithmetic shift, the same everywhere).
+                out[block_row * 8 + y] = (int32_t)(((sums[y] + ((int64_t)1 << 15)) >> 16) + shift);
+            }
+        }
+    }
     return MH_OK;
 }
 

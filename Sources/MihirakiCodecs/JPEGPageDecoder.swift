@@ -22,10 +22,19 @@ enum JPEGPageDecoder: PageFormatDecoder {
                 return (Int(reducedWidth), Int(reducedHeight))
             }
             guard Int(info.color_model) == Int(MH_JPEG_CMYK) else {
-                return try body(PageDecoder.OpenedPage(header: header, channels: channels, streams: true,
-                                                       profile: profile, reduce: reduce) { row in
+                var opened = PageDecoder.OpenedPage(header: header, channels: channels, streams: true,
+                                                    profile: profile, reduce: reduce) { row in
                     guard mh_jpeg_read_row(reader, row, &error) == MH_OK else { throw CodecError(error) }
-                })
+                }
+                opened.edges = { depth in
+                    var edges = PageDecoder.EdgeRows(depth: depth, left: [Int32](repeating: 0, count: height),
+                                                     right: [Int32](repeating: 0, count: height))
+                    let status = mh_jpeg_edges(reader, UInt32(depth), &edges.left, &edges.right, &error)
+                    if status == MH_ERR_UNSUPPORTED { return nil }
+                    guard status == MH_OK else { throw CodecError(error) }
+                    return edges
+                }
+                return try body(opened)
             }
             // CMYK rows are read into a buffer and converted to RGB: through
             // the embedded CMYK profile when colour-managed, by the naive

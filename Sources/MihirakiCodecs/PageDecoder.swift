@@ -70,6 +70,17 @@ public enum PageDecoder {
                                    atLeast: (width: Int, height: Int)? = nil, drawn: (width: Int, height: Int)? = nil,
                                    _ body: (_ width: Int, _ height: Int, _ channels: Int,
                                             _ nextRow: (UnsafeMutablePointer<UInt8>) throws -> Void) throws -> T) throws -> T {
+        try withRows(bytes, maxPixels: maxPixels, colorManage: colorManage, atLeast: atLeast, drawn: drawn,
+                     edges: nil, body)
+    }
+
+    /// ``withRows(_:maxPixels:colorManage:atLeast:drawn:_:)``, also filling
+    /// `edges` from the same decode where the format can.
+    package static func withRows<T>(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels, colorManage: Bool = true,
+                                    atLeast: (width: Int, height: Int)? = nil, drawn: (width: Int, height: Int)? = nil,
+                                    edges: EdgeRequest?,
+                                    _ body: (_ width: Int, _ height: Int, _ channels: Int,
+                                             _ nextRow: (UnsafeMutablePointer<UInt8>) throws -> Void) throws -> T) throws -> T {
         try open(bytes) { opened in
             try checkPixelLimit(width: opened.header.storedWidth, height: opened.header.storedHeight, maxPixels: maxPixels)
             var page = opened
@@ -81,6 +92,7 @@ public enum PageDecoder {
                 page = try page.reduced(toAtLeast: swaps ? atLeast.height : atLeast.width,
                                         swaps ? atLeast.width : atLeast.height)
             }
+            try edges?.fill(from: page, fullHeight: opened.header.storedHeight)
             if colorManage { page = page.colorManaged() }
             let header = page.header
             if page.streams && header.orientation == 1 {
@@ -94,6 +106,39 @@ public enum PageDecoder {
                     line += 1
                 }
             }
+        }
+    }
+
+    /// Luma next to a page's two side edges, row by row at full resolution:
+    /// what automatic pairing compares. For each stored row, the sum over the
+    /// `depth` columns next to the left edge and next to the right edge, in
+    /// 1/256 levels.
+    package struct EdgeRows: Sendable, Equatable {
+        package var depth: Int
+        package var left: [Int32]
+        package var right: [Int32]
+
+        package init(depth: Int, left: [Int32], right: [Int32]) {
+            self.depth = depth
+            self.left = left
+            self.right = right
+        }
+    }
+
+    /// Asks ``withRows(_:maxPixels:colorManage:atLeast:drawn:edges:_:)`` for
+    /// the page's ``EdgeRows`` from the decoder's own data, so reading them
+    /// costs no second decode. Filled before `body` runs, when the page's
+    /// format offers them and the page is upright as stored.
+    package final class EdgeRequest {
+        /// The columns to sum, from the page's full height.
+        let depth: (_ height: Int) -> Int
+        package private(set) var rows: EdgeRows?
+
+        package init(depth: @escaping (_ height: Int) -> Int) { self.depth = depth }
+
+        func fill(from page: OpenedPage, fullHeight: Int) throws {
+            guard page.header.orientation == 1, let read = page.edges else { return }
+            rows = try read(depth(fullHeight))
         }
     }
 
@@ -135,6 +180,10 @@ public enum PageDecoder {
         /// rasteriser): shrink-on-load asks for exactly the drawn size, larger
         /// or smaller than the stored one.
         var scalable = false
+        /// Pairing's edges from what the decoder holds anyway (a JPEG's
+        /// coefficients), before the first row, for a page read at full
+        /// size or reduced: `nil` from it when the page has none to offer.
+        var edges: ((_ depth: Int) throws -> EdgeRows?)? = nil
         /// For pages whose colour management is the decoder's own business
         /// (CMYK through its profile): the page as `colorManaged()` gives it.
         var managed: (() -> OpenedPage)? = nil

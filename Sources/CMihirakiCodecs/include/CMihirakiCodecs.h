@@ -111,6 +111,17 @@ int mh_jpeg_read_row(mh_jpeg_reader *reader, void *row, mh_error *error);
 /// `min_height`, and reports the size the rows will then have.
 int mh_jpeg_reduce(mh_jpeg_reader *reader, uint32_t min_width, uint32_t min_height, uint32_t *width,
                    uint32_t *height, mh_error *error);
+/// Pairing's edges from the coefficients, so a page is entropy-decoded once
+/// whether or not its rows are read afterwards. Before the first row (and
+/// after any `mh_jpeg_reduce`): keeps the whole file's coefficients, and for
+/// each stored row `y` writes into `left[y]` and `right[y]` the sum of the
+/// luma of the `depth` columns next to each side edge at full resolution, in
+/// 1/256 levels, from the exact inverse DCT in fixed point (not clamped to
+/// 0–255). Rows read afterwards are the same pixels as without this call.
+/// Returns MH_ERR_UNSUPPORTED, having changed nothing, for pages whose luma
+/// is not the first component at full resolution (CMYK, RGB-coded, 12-bit,
+/// subsampled luma) or narrower than `depth`.
+int mh_jpeg_edges(mh_jpeg_reader *reader, uint32_t depth, int32_t *left, int32_t *right, mh_error *error);
 void mh_jpeg_close(mh_jpeg_reader *reader);
 
 // MARK: WebP, GIF, AVIF and JPEG XL reading

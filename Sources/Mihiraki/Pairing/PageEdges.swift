@@ -1,70 +1,102 @@
 import MihirakiCodecs
 
 /// A page's two side edges as the split detector compares them: for each of
-/// ``rows`` bands from top to bottom, the gray level of the few columns next
-/// to the left edge and next to the right edge, in 1/16 levels.
+/// ``rows`` bands from top to bottom, the mean gray level of the columns next
+/// to the left edge and next to the right edge at full resolution, in 1/16
+/// levels.
 ///
-/// Read at reduced scale (JPEG's DCT scaling makes that nearly free), row by
-/// row, keeping only the edge columns; integer arithmetic throughout, so the
-/// profile is the same on any machine and with any number of jobs.
+/// The columns are ``depth(height:)`` wide, a fixed share of the page's
+/// height, so a page gives the same edges whatever size it is drawn at: a
+/// JPEG page's come from its coefficients (``PageDecoder/EdgeRows``), in the
+/// same decode that draws it when `render` reads them; other pages' from
+/// their rows. Integer arithmetic throughout, so the profile is the same on
+/// any machine and with any number of jobs.
 struct PageEdges: Sendable, Equatable {
-    /// Bands from top to bottom. A page is read at no less than this height.
+    /// Bands from top to bottom.
     static let rows = 512
-    /// Columns averaged next to each edge, at the reduced scale.
-    static let depth = 3
 
     /// Next to the left edge, `rows` values (gray × 16).
     var left: [Int32]
     /// Next to the right edge.
     var right: [Int32]
 
-    /// The edges of a page, or nil when the page is too small to judge (the
-    /// detector then abstains on it). The stored values are read, without
-    /// colour management: both halves of a split went through the same
-    /// scanner, and the splits found do not depend on `--color-manage`.
+    /// The columns averaged next to each edge of a page `height` rows high:
+    /// 3 at the coarsest of 1/8, 1/4, 1/2 and 1 that keeps at least ``rows``
+    /// rows, so about 12 on a 2,000-row scan.
+    static func depth(height: Int) -> Int {
+        var scale = 8
+        while scale > 1 && (height + scale - 1) / scale < rows { scale /= 2 }
+        return 3 * scale
+    }
+
+    /// Whether a page of this size is too small to judge (the detector then abstains on it).
+    static func abstains(width: Int, height: Int) -> Bool {
+        height < rows / 4 || width < 4 * depth(height: height)
+    }
+
+    /// The edges of a page, or nil when the page is too small to judge. The
+    /// stored values are read, without colour management: both halves of a
+    /// split went through the same scanner, and the splits found do not
+    /// depend on `--color-manage`.
     /// - Throws: `CodecError` when the page cannot be decoded: detection never hides a bad page.
     static func read(_ bytes: [UInt8], maxPixels: Int) throws -> PageEdges? {
-        let header = try PageDecoder.header(of: bytes)
-        guard header.height >= rows / 4, header.width >= 8 * depth else { return nil }
-        let atLeastWidth = max(8 * depth, (header.width * rows + header.height - 1) / header.height)
-        return try PageDecoder.withRows(bytes, maxPixels: maxPixels, colorManage: false,
-                                        atLeast: (atLeastWidth, rows)) { width, height, channels, nextRow in
-            guard width >= 4 * depth, height >= rows / 4 else { return nil }
-            var sums = (left: [Int64](repeating: 0, count: rows), right: [Int64](repeating: 0, count: rows))
-            var counts = [Int64](repeating: 0, count: rows)
+        let request = PageDecoder.EdgeRequest(depth: depth(height:))
+        return try PageDecoder.withRows(bytes, maxPixels: maxPixels, colorManage: false, edges: request) { width, height, channels, nextRow in
+            guard !abstains(width: width, height: height) else { return nil }
+            if let rows = request.rows { return PageEdges(rows) }
+            let depth = depth(height: height)
+            var sums = PageDecoder.EdgeRows(depth: depth, left: [], right: [])
             var row = [UInt8](repeating: 0, count: width * channels)
-            for y in 0..<height {
+            for _ in 0..<height {
                 try row.withUnsafeMutableBufferPointer { try nextRow($0.baseAddress!) }
-                // Band of this row: rows are spread evenly over the bands.
-                let band = y * rows / height
-                var left: Int64 = 0, right: Int64 = 0
+                var left: Int32 = 0, right: Int32 = 0
                 for column in 0..<depth {
-                    left += Int64(gray(row, column * channels, channels))
-                    right += Int64(gray(row, (width - 1 - column) * channels, channels))
+                    left += gray(row, column * channels, channels)
+                    right += gray(row, (width - 1 - column) * channels, channels)
                 }
-                sums.left[band] += left
-                sums.right[band] += right
-                counts[band] += Int64(depth)
+                sums.left.append(left)
+                sums.right.append(right)
             }
-            // A page shorter than `rows` leaves some bands empty: each takes the band above.
-            var edges = PageEdges(left: [], right: [])
-            for band in 0..<rows {
-                if counts[band] == 0 {
-                    edges.left.append(edges.left.last ?? 0)
-                    edges.right.append(edges.right.last ?? 0)
-                } else {
-                    edges.left.append(Int32((sums.left[band] * 16 + counts[band] / 2) / counts[band]))
-                    edges.right.append(Int32((sums.right[band] * 16 + counts[band] / 2) / counts[band]))
-                }
-            }
-            return edges
+            return PageEdges(sums)
         }
     }
 
-    /// Luma of one pixel (BT.601 weights, integer), alpha ignored.
+    /// The edges from a page's row sums (``PageDecoder/EdgeRows``), or nil
+    /// when the page is too small to judge.
+    init?(_ sums: PageDecoder.EdgeRows, width: Int) {
+        guard !Self.abstains(width: width, height: sums.left.count) else { return nil }
+        self.init(sums)
+    }
+
+    /// The rows spread evenly over the bands; a page shorter than ``rows``
+    /// leaves some bands empty, and each takes the band above.
+    private init(_ sums: PageDecoder.EdgeRows) {
+        let height = sums.left.count
+        var total = (left: [Int64](repeating: 0, count: Self.rows), right: [Int64](repeating: 0, count: Self.rows))
+        var counts = [Int64](repeating: 0, count: Self.rows)
+        for y in 0..<height {
+            let band = y * Self.rows / height
+            total.left[band] += Int64(sums.left[y])
+            total.right[band] += Int64(sums.right[y])
+            counts[band] += Int64(sums.depth) * 256
+        }
+        left = []
+        right = []
+        for band in 0..<Self.rows {
+            if counts[band] == 0 {
+                left.append(left.last ?? 0)
+                right.append(right.last ?? 0)
+            } else {
+                left.append(Int32((total.left[band] * 16 + counts[band] / 2) / counts[band]))
+                right.append(Int32((total.right[band] * 16 + counts[band] / 2) / counts[band]))
+            }
+        }
+    }
+
+    /// Luma of one pixel (BT.601 weights, integer), alpha ignored, in 1/256 levels.
     @inline(__always)
-    private static func gray(_ row: [UInt8], _ offset: Int, _ channels: Int) -> Int {
-        if channels < 3 { return Int(row[offset]) }
-        return (77 * Int(row[offset]) + 150 * Int(row[offset + 1]) + 29 * Int(row[offset + 2]) + 128) >> 8
+    private static func gray(_ row: [UInt8], _ offset: Int, _ channels: Int) -> Int32 {
+        if channels < 3 { return Int32(row[offset]) << 8 }
+        return 77 * Int32(row[offset]) + 150 * Int32(row[offset + 1]) + 29 * Int32(row[offset + 2])
     }
 }

@@ -34,6 +34,8 @@ public struct BookPlan: Sendable {
     private let frontCover: Bool
     /// The pages' edges, read for `--pairing auto` and kept to replan without reading pixels again.
     let edges: [PageEdges?]?
+    /// Pages drawn while their edges were read, for `render` to take.
+    let drawnAhead: DrawnAhead?
 
     /// The direction used, after `auto` is resolved.
     var direction: ReadingDirection { decisions.direction }
@@ -53,6 +55,14 @@ public struct BookPlan: Sendable {
     ///   the pixel limit among them), otherwise naming the first page that
     ///   cannot be read (with automatic pairing, decoded).
     public init(book: Book, options: LayoutOptions, jobs: Int = 1) throws {
+        try self.init(book: book, options: options, jobs: jobs, drawingAhead: 0)
+    }
+
+    /// ``init(book:options:jobs:)`` for a plan about to be rendered: with
+    /// automatic pairing, up to `drawingAhead` bytes of pages are drawn in
+    /// the decodes that read their edges (``DrawnAhead``). The plan is the
+    /// same whatever the budget.
+    package init(book: Book, options: LayoutOptions, jobs: Int, drawingAhead budget: Int) throws {
         try options.validate()
         let deletedImages = Set(book.comicInfo?.pages.values.filter(\.isDeleted).map(\.image) ?? [])
         var kept: [Book.PageFile] = [], keptImageIndex: [Int] = []
@@ -74,10 +84,23 @@ public struct BookPlan: Sendable {
         let doublePages = Set(keptImageIndex.indices.filter { book.comicInfo?.pages[keptImageIndex[$0]]?.doublePage == true }
             .map { $0 + 1 })
         let frontCover = keptImageIndex.first.flatMap { book.comicInfo?.pages[$0]?.isFrontCover } ?? false
-        let edges = options.pairing == .auto ? try Self.readEdges(book, kept, options: options, jobs: jobs) : nil
+        let deleted = deletedImages.sorted().filter { $0 < book.images.count }.map { book.images[$0].source }
+        guard options.pairing == .auto else {
+            self.init(book: book, pages: kept, headers: headers, doublePages: doublePages, frontCover: frontCover,
+                      deleted: deleted, options: options)
+            return
+        }
+        guard budget > 0 else {
+            self.init(book: book, pages: kept, headers: headers, doublePages: doublePages, frontCover: frontCover,
+                      deleted: deleted, edges: try Self.readEdges(book, kept, options: options, jobs: jobs), options: options)
+            return
+        }
+        // Without edges the plan is the static one: where each page is drawn unless a split moves it.
+        let staticPlan = BookPlan(book: book, pages: kept, headers: headers, doublePages: doublePages,
+                                  frontCover: frontCover, deleted: deleted, options: options)
+        let read = try Self.readEdges(staticPlan, jobs: jobs, budget: budget)
         self.init(book: book, pages: kept, headers: headers, doublePages: doublePages, frontCover: frontCover,
-                  deleted: deletedImages.sorted().filter { $0 < book.images.count }.map { book.images[$0].source },
-                  edges: edges, options: options)
+                  deleted: deleted, edges: read.edges, drawnAhead: read.drawn, options: options)
     }
 
     /// Every page's edges, in page order; the first page that cannot be decoded fails the book.
@@ -119,7 +142,8 @@ public struct BookPlan: Sendable {
     ///   - frontCover: ComicInfo marks the first page `FrontCover`.
     ///   - edges: the pages' edges, for `--pairing auto`.
     init(book: Book, pages: [Book.PageFile], headers: [PageHeader], doublePages: Set<Int> = [],
-         frontCover: Bool = false, deleted: [String] = [], edges: [PageEdges?]? = nil, options: LayoutOptions) {
+         frontCover: Bool = false, deleted: [String] = [], edges: [PageEdges?]? = nil, drawnAhead: DrawnAhead? = nil,
+         options: LayoutOptions) {
         precondition(headers.count == pages.count, "one header per page")
         self.book = book
         self.options = options
@@ -129,6 +153,7 @@ public struct BookPlan: Sendable {
         self.doublePages = doublePages
         self.frontCover = frontCover
         self.edges = edges
+        self.drawnAhead = drawnAhead
 
         let declared = book.declarations
         let direction: ReadingDirection, directionOrigin: Origin

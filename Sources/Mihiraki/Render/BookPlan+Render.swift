@@ -52,13 +52,7 @@ extension BookPlan {
         observer?.spreadStarted()
         let entry = entries[index]
         let background = options.background, blank = options.blank
-        let hasBlank = entry.slots.contains { $0.leaf == .blank }
-        // A gray canvas is exact only when everything drawn on it is gray and
-        // opaque; an opaque background makes an RGB canvas (pages with alpha
-        // are flattened onto it); only a see-through background needs RGBA.
-        let grayCanvas = background.isGray && background.isOpaque && (!hasBlank || blank.isGray)
-            && entry.spread.pages.allSatisfy { headers[$0 - 1].isGray }
-        let channels = grayCanvas ? 1 : (background.isOpaque ? 3 : 4)
+        let channels = canvasChannels(entry)
         func samples(_ color: Color) -> [UInt8] {
             Array([color.red, color.green, color.blue, color.alpha].prefix(channels))
         }
@@ -77,43 +71,67 @@ extension BookPlan {
         return timer.measure(.compose) { canvas.reducedForOutput() }
     }
 
-    /// Decodes page `number` row by row and resamples it into `rect` as the
-    /// rows arrive: a worker never holds a whole decoded page.
+    /// Samples per pixel of an entry's canvas. A gray canvas is exact only
+    /// when everything drawn on it is gray and opaque; an opaque background
+    /// makes an RGB canvas (pages with alpha are flattened onto it); only a
+    /// see-through background needs RGBA.
+    func canvasChannels(_ entry: Entry) -> Int {
+        let background = options.background
+        let hasBlank = entry.slots.contains { $0.leaf == .blank }
+        let grayCanvas = background.isGray && background.isOpaque && (!hasBlank || options.blank.isGray)
+            && entry.spread.pages.allSatisfy { headers[$0 - 1].isGray }
+        return grayCanvas ? 1 : (background.isOpaque ? 3 : 4)
+    }
+
+    /// Draws page `number` into `rect` of the canvas: the copy drawn while
+    /// its edges were read, when there is one of that size, or else decoded
+    /// row by row and resampled as the rows arrive (a worker never holds a
+    /// whole decoded page).
     func draw(page number: Int, into canvas: inout PixelBuffer, rect: PixelRect, timer: StageTimer) throws {
-        let file = pages[number - 1]
-        let bytes = try timer.measure(.read) { try book.read(file) }
-        let background = options.background, channels = canvas.channels
+        let inside = rect.x >= 0 && rect.y >= 0 && rect.width > 0 && rect.height > 0
+            && rect.x + rect.width <= canvas.width && rect.y + rect.height <= canvas.height
+        if inside, let drawn = drawnAhead?.take(page: number, width: rect.width, height: rect.height,
+                                                channels: canvas.channels) {
+            timer.measure(.compose) { canvas.blit(drawn, x: rect.x, y: rect.y) }
+            return
+        }
+        let bytes = try timer.measure(.read) { try book.read(pages[number - 1]) }
+        if inside {
+            try draw(page: number, bytes: bytes, into: &canvas, rect: rect, timer: timer)
+        } else {
+            // Only with odd options can a rectangle reach outside the
+            // canvas (or be empty): draw it alone, then clip.
+            var alone = PixelBuffer(width: max(rect.width, 1), height: max(rect.height, 1), channels: canvas.channels)
+            try draw(page: number, bytes: bytes, into: &alone, rect: PixelRect(x: 0, y: 0, width: alone.width, height: alone.height),
+                     timer: timer)
+            if rect.width > 0 && rect.height > 0 { canvas.blit(alone, x: rect.x, y: rect.y) }
+        }
+    }
+
+    /// Decodes page `number` from `bytes` and resamples it into `rect`,
+    /// which lies inside `target`; with `edges`, the page's edges are read
+    /// from the same decode where its format allows.
+    func draw(page number: Int, bytes: [UInt8], into target: inout PixelBuffer, rect: PixelRect, timer: StageTimer,
+              edges: PageDecoder.EdgeRequest? = nil) throws {
+        let background = options.background, channels = target.channels
         let start = timer.now()
         var decoding: UInt64 = 0
-        try MihirakiError.wrapping(path: book.displayPath(file)) {
+        try MihirakiError.wrapping(path: book.displayPath(pages[number - 1])) {
             // Shrink-on-load: decoding at twice the drawn size leaves the
             // Lanczos pass all the detail the rectangle can show.
-            let atLeast = (width: 2 * max(rect.width, 1), height: 2 * max(rect.height, 1))
+            let atLeast = (width: 2 * rect.width, height: 2 * rect.height)
             try PageDecoder.withRows(bytes, maxPixels: options.maxPixels, colorManage: options.colorManage,
-                                     atLeast: atLeast, drawn: (max(rect.width, 1), max(rect.height, 1))) { width, height, pageChannels, nextRow in
-                let inside = rect.x >= 0 && rect.y >= 0 && rect.width > 0 && rect.height > 0
-                    && rect.x + rect.width <= canvas.width && rect.y + rect.height <= canvas.height
+                                     atLeast: atLeast, drawn: (rect.width, rect.height), edges: edges) { width, height, pageChannels, nextRow in
                 var decoded = [UInt8](repeating: 0, count: width * pageChannels + LanczosResampler.rowSlack)
-                func drawRows(into target: inout PixelBuffer, x: Int, y: Int, width w: Int, height h: Int) throws {
-                    try decoded.withUnsafeMutableBufferPointer { row in
-                        try LanczosResampler.draw(sourceWidth: width, sourceHeight: height, channels: channels,
-                                                  into: &target, x: x, y: y, width: w, height: h) { out in
-                            let t0 = timer.now()
-                            try nextRow(row.baseAddress!)
-                            PixelBuffer.prepareRow(row.baseAddress!, channels: pageChannels, into: out,
-                                                   canvasChannels: channels, count: width, over: background)
-                            decoding &+= timer.now() &- t0
-                        }
+                try decoded.withUnsafeMutableBufferPointer { row in
+                    try LanczosResampler.draw(sourceWidth: width, sourceHeight: height, channels: channels,
+                                              into: &target, x: rect.x, y: rect.y, width: rect.width, height: rect.height) { out in
+                        let t0 = timer.now()
+                        try nextRow(row.baseAddress!)
+                        PixelBuffer.prepareRow(row.baseAddress!, channels: pageChannels, into: out,
+                                               canvasChannels: channels, count: width, over: background)
+                        decoding &+= timer.now() &- t0
                     }
-                }
-                if inside {
-                    try drawRows(into: &canvas, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
-                } else {
-                    // Only with odd options can a rectangle reach outside the
-                    // canvas (or be empty): draw it alone, then clip.
-                    var alone = PixelBuffer(width: max(rect.width, 1), height: max(rect.height, 1), channels: channels)
-                    try drawRows(into: &alone, x: 0, y: 0, width: alone.width, height: alone.height)
-                    if rect.width > 0 && rect.height > 0 { canvas.blit(alone, x: rect.x, y: rect.y) }
                 }
             }
         }

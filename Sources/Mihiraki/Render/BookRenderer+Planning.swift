@@ -29,6 +29,8 @@ extension BookRenderer {
     public static func plan(_ paths: [String], options: LayoutOptions, run: RunOptions = RunOptions(),
                             skippingUpToDateIn outputRoot: String? = nil) -> PlannedBooks {
         var result = PlannedBooks()
+        // Automatic pairing draws pages while it reads their edges, within one budget for the run.
+        var drawingBudget = DrawnAhead.budget
         for path in paths {
             do {
                 let book = try Book.load(path)
@@ -37,7 +39,9 @@ extension BookRenderer {
                     result.upToDate += 1
                     continue
                 }
-                result.plans.append(try BookPlan(book: book, options: options, jobs: run.jobs))
+                let plan = try BookPlan(book: book, options: options, jobs: run.jobs, drawingAhead: drawingBudget)
+                drawingBudget -= plan.drawnAhead?.byteCount ?? 0
+                result.plans.append(plan)
             } catch {
                 result.notes.append(.failure(MihirakiError.from(error, path: path)))
             }

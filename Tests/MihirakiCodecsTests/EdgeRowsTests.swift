@@ -1,0 +1,119 @@
+import Foundation
+import MihirakiRaster
+import MihirakiTestSupport
+import Testing
+@testable import MihirakiCodecs
+
+/// Pairing's edges read from a JPEG's coefficients in the decode that draws
+/// the page (`PageDecoder.EdgeRequest`): the rows are unchanged, and the
+/// edges are what the decoded pixels say.
+@Suite("Edges from JPEG coefficients", .tags(.codecs), .timeLimit(.minutes(3)))
+struct EdgeRowsTests {
+    /// Rows of a page, with or without asking for its edges on the way.
+    static func rows(_ bytes: [UInt8], atLeast: (width: Int, height: Int)?, edges: PageDecoder.EdgeRequest?) throws -> PixelBuffer {
+        try PageDecoder.withRows(bytes, colorManage: false, atLeast: atLeast, edges: edges) { width, height, channels, next in
+            try PixelBuffer(width: width, height: height, channels: channels) { out in
+                for y in 0..<height { try next(out.baseAddress! + y * width * channels) }
+            }
+        }
+    }
+
+    /// A page with detail everywhere and no clipped samples, `channels` 1 or 3.
+    static func page(width: Int, height: Int, channels: Int) -> PixelBuffer {
+        var image = PixelBuffer(width: width, height: height, channels: channels)
+        for y in 0..<height {
+            for x in 0..<width {
+                for c in 0..<channels {
+                    let wave = (x * (7 + c) + y * 3) % 97 + ((x / 5 + y / 7) & 1) * 60
+                    image.pixels[(y * width + x) * channels + c] = UInt8(40 + wave)
+                }
+            }
+        }
+        return image
+    }
+
+    static func depth(_ height: Int) -> Int { height >= 1024 ? 12 : 5 }
+
+    @Test("Rows are the same pixels whether or not the edges were taken, at every scale, baseline and progressive, gray and colour",
+          arguments: [(1, false), (3, false), (1, true), (3, true)])
+    func sameRows(channels: Int, progressive: Bool) throws {
+        let bytes = try JPEGEncoder.encode(Self.page(width: 203, height: 1157, channels: channels), quality: 85,
+                                           progressive: progressive)
+        for atLeast in [nil, (203, 1157), (101, 578), (51, 290), (1, 1)] as [(width: Int, height: Int)?] {
+            let request = PageDecoder.EdgeRequest(depth: Self.depth(_:))
+            let plain = try Self.rows(bytes, atLeast: atLeast, edges: nil)
+            let shared = try Self.rows(bytes, atLeast: atLeast, edges: request)
+            #expect(plain == shared, "\(String(describing: atLeast))")
+            #expect(request.rows?.left.count == 1157 && request.rows?.depth == 12)
+        }
+    }
+
+    @Test("Pillow's JPEGs: edges from every YCbCr and gray file, none from CMYK or a rotated page, and the same rows",
+          arguments: ["baseline", "progressive", "subsampled-444", "gray", "cmyk-adobe", "exif-orientation-6"])
+    func foreign(name: String) throws {
+        let bytes = try Fixtures.bytes(Fixtures.testImages.appendingPathComponent("jpeg/\(name).jpg"))
+        let request = PageDecoder.EdgeRequest(depth: { _ in 3 })
+        #expect(try Self.rows(bytes, atLeast: nil, edges: request) == Self.rows(bytes, atLeast: nil, edges: nil))
+        let offered = !["cmyk-adobe", "exif-orientation-6"].contains(name)
+        #expect((request.rows != nil) == offered)
+    }
+
+    @Test("The coefficients' edges are the decoded pixels' column sums, within the decoder's rounding",
+          arguments: [1, 3])
+    func matchPixels(channels: Int) throws {
+        let width = 333, height = 421, depth = 13  // edge columns across two blocks, a partial last block
+        let bytes = try JPEGEncoder.encode(Self.page(width: width, height: height, channels: channels), quality: 95)
+        let request = PageDecoder.EdgeRequest(depth: { _ in depth })
+        let image = try Self.rows(bytes, atLeast: nil, edges: request)
+        let edges = try #require(request.rows)
+        var worst = 0, total = 0
+        for y in 0..<height {
+            for (side, sums) in [(0, edges.left), (width - depth, edges.right)] {
+                var expected = 0
+                for x in side..<(side + depth) {
+                    let i = (y * width + x) * channels
+                    expected += channels == 1 ? Int(image.pixels[i]) << 8
+                        : 77 * Int(image.pixels[i]) + 150 * Int(image.pixels[i + 1]) + 29 * Int(image.pixels[i + 2])
+                }
+                let difference = abs(Int(sums[y]) - expected)
+                worst = max(worst, difference)
+                total += difference
+            }
+        }
+        // Half a level a sample at worst, an eighth on average (measured: 0.30 and 0.07 gray, 0.32 and 0.08 colour):
+        // libjpeg's integer IDCT, its clamping and, in colour, the chroma's rounding against the exact transform.
+        #expect(worst <= depth * 128, "worst \(worst)")
+        #expect(total / (2 * height) <= depth * 32, "mean \(total / (2 * height))")
+    }
+
+    @Test("Damaged JPEGs: reading the edges never crashes or hangs, and fails or succeeds with the plain decode, with the same rows",
+          arguments: ["baseline", "progressive", "gray", "made-progressive"])
+    func damaged(name: String) throws {
+        let original = name == "made-progressive"
+            ? try JPEGEncoder.encode(Self.page(width: 90, height: 300, channels: 3), quality: 80, progressive: true)
+            : try Fixtures.bytes(Fixtures.testImages.appendingPathComponent("jpeg/\(name).jpg"))
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        var failures = 0
+        for round in 0..<300 {
+            var bytes = original
+            if round % 5 == 4 {
+                bytes.removeLast(next(bytes.count / 2) + 1)
+            } else {
+                for _ in 0...next(4) { bytes[next(bytes.count)] = UInt8(next(256)) }
+            }
+            let plain = Result { try Self.rows(bytes, atLeast: nil, edges: nil) }
+            let request = PageDecoder.EdgeRequest(depth: { _ in 3 })
+            let shared = Result { try Self.rows(bytes, atLeast: nil, edges: request) }
+            switch (plain, shared) {
+            case (.success(let a), .success(let b)): #expect(a == b, "round \(round)")
+            case (.failure, .failure): failures += 1
+            default: Issue.record("round \(round): the plain decode \(plain) and the one reading edges \(shared) disagree")
+            }
+        }
+        #expect(failures > 0)
+    }
+}
