@@ -11,8 +11,11 @@ import Glibc
 /// `.cbt`, …) outside such a folder. Dot-files are skipped; a symbolic link is
 /// followed only when its target is inside ROOT. The list is kept in memory
 /// and scanned again, in the background, once it is older than the refresh
-/// interval; each book carries a signature of its files' sizes and times, so
-/// a changed book is noticed and its cached spreads are never served again.
+/// interval. A rescan reads again only the folders whose entries changed
+/// (their inode change time says so): the others cost one `stat`. Each book
+/// served carries a signature of its files' sizes and times, taken again
+/// when it is older than the refresh interval, so a changed book is noticed
+/// and its cached spreads are never served again.
 final class BookCatalog: Sendable {
     struct Entry: Sendable, Equatable {
         /// The path relative to ROOT, `/`-separated.
@@ -20,8 +23,9 @@ final class BookCatalog: Sendable {
         /// The path on disk.
         var path: String
         var isArchive: Bool
-        /// Changes whenever a file of the book changes size or time.
-        var signature: String
+        /// Changes whenever a file of the book changes size or time; taken
+        /// when the book is asked for (``book(_:)``), empty in the list.
+        var signature = ""
     }
 
     /// ROOT with every link resolved.
@@ -36,6 +40,10 @@ final class BookCatalog: Sendable {
         var scanSeconds = 0.0
     }
     private let listing = Mutex(Listing())
+    /// What each folder held at the last scan, by path, to skip reading it again.
+    private let folders = Mutex<[String: Folder]>([:])
+    /// Each book's signature, and when it was taken.
+    private let signatures = Mutex<[ExactKey: (signature: String, takenAt: Double)]>([:])
 
     /// Scans `root` once, before the server answers anything.
     init(root: String, refreshSeconds: Double) throws {
@@ -44,8 +52,7 @@ final class BookCatalog: Sendable {
         }
         self.root = resolved
         self.refreshSeconds = refreshSeconds
-        let start = Self.now()
-        install(Self.scan(resolved), took: Self.now() - start)
+        rescan()
     }
 
     /// How long the last scan of ROOT took, in seconds.
@@ -57,10 +64,20 @@ final class BookCatalog: Sendable {
         return listing.withLock { $0.ordered }
     }
 
-    /// The book with this id, or nil.
+    /// The book with this id, with its signature, or nil.
     func book(_ id: String) -> Entry? {
         refreshIfStale()
-        return listing.withLock { $0.byID[ExactKey(id)] }
+        let key = ExactKey(id)
+        guard var entry = listing.withLock({ $0.byID[key] }) else { return nil }
+        let now = Self.now()
+        if let known = signatures.withLock({ $0[key] }), now - known.takenAt < refreshSeconds {
+            entry.signature = known.signature
+        } else {
+            entry.signature = entry.isArchive ? Self.stamp(entry.path)
+                : Self.signature(ofFolder: entry.path, root: root)
+            signatures.withLock { $0[key] = (entry.signature, now) }
+        }
+        return entry
     }
 
     private func install(_ entries: [Entry], took seconds: Double) {
@@ -77,12 +94,22 @@ final class BookCatalog: Sendable {
             return stale
         }
         guard stale else { return }
-        let root = self.root
-        DispatchQueue.global().async {
-            let start = Self.now()
-            let entries = Self.scan(root)
-            self.install(entries, took: Self.now() - start)
+        DispatchQueue.global().async { self.rescan() }
+    }
+
+    /// Scans ROOT, reading only the folders that changed since the last scan.
+    private func rescan() {
+        let start = Self.now()
+        var scan = Scan(root: root, known: folders.withLock { $0 })
+        guard let entries = scan.run() else {
+            let seconds = Self.now() - start
+            listing.withLock { ($0.scannedAt, $0.scanning, $0.scanSeconds) = (Self.now(), false, seconds) }
+            return
         }
+        folders.withLock { $0 = scan.seenFolders }
+        let ids = Set(entries.map { ExactKey($0.id) })
+        signatures.withLock { signatures in signatures = signatures.filter { ids.contains($0.key) } }
+        install(entries, took: Self.now() - start)
     }
 
     private static func now() -> Double {
@@ -93,22 +120,119 @@ final class BookCatalog: Sendable {
 
     // MARK: Scanning
 
-    private static func scan(_ root: String) -> [Entry] {
-        var entries: [Entry] = []
-        var seen = Seen()
-        walk(root, id: "", root: root, ancestors: [root], seen: &seen, into: &entries)
-        // Ids equal as text (NFC and NFD) are still two books: their bytes order them.
-        return entries.sorted {
-            NaturalOrder.less($0.id, $1.id) || (!NaturalOrder.less($1.id, $0.id) && $0.id.utf8.lexicographicallyPrecedes($1.id.utf8))
+    /// What a folder held: its files, and its folders with their real paths
+    /// (links resolved), links outside ROOT and dot-files left out; valid
+    /// while `stamp` is.
+    struct Folder: Sendable {
+        /// Nil for a folder that cannot be stat'ed: it is read every time.
+        var stamp: FolderStamp?
+        var files: [String]
+        var folders: [(name: String, real: String?)]
+    }
+
+    /// Changes whenever a folder's entries do: its inode, modification time
+    /// and inode change time.
+    struct FolderStamp: Equatable, Sendable {
+        var device: UInt64, inode: UInt64
+        var modified: Int, modifiedNanoseconds: Int, changed: Int, changedNanoseconds: Int
+
+        init?(_ path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            (modified, modifiedNanoseconds) = (info.st_mtim.tv_sec, info.st_mtim.tv_nsec)
+            (changed, changedNanoseconds) = (info.st_ctim.tv_sec, info.st_ctim.tv_nsec)
         }
     }
 
-    /// What a folder holds, links outside ROOT and dot-files left out.
+    /// One walk of ROOT, reusing what `known` says of unchanged folders.
+    struct Scan {
+        let root: String
+        let known: [String: Folder]
+        private(set) var seenFolders: [String: Folder] = [:]
+        /// The folders read (new or changed), in the order walked.
+        private(set) var read: [String] = []
+        /// Whether any folder was read again (or is gone): if not, the books are the last scan's.
+        var changed: Bool { !read.isEmpty || seenFolders.count != known.count }
+        private var seen = Seen()
+        private var entries: [Entry] = []
+
+        init(root: String, known: [String: Folder]) {
+            self.root = root
+            self.known = known
+        }
+
+        /// The books, or nil when no folder changed since the scan `known` is from.
+        mutating func run() -> [Entry]? {
+            walk(root, id: "", ancestors: [root])
+            guard changed else { return nil }
+            // Ids equal as text (NFC and NFD) are still two books: their bytes order them.
+            return entries.sorted {
+                NaturalOrder.less($0.id, $1.id) || (!NaturalOrder.less($1.id, $0.id) && $0.id.utf8.lexicographicallyPrecedes($1.id.utf8))
+            }
+        }
+
+        /// What a folder holds: from the last scan when its stamp is unchanged.
+        private mutating func children(of folder: String) -> Folder {
+            let stamp = FolderStamp(folder)
+            if let stamp, let cached = known[folder], cached.stamp == stamp {
+                seenFolders[folder] = cached
+                return cached
+            }
+            read.append(folder)
+            let listing = BookCatalog.children(of: folder, root: root)
+            let read = Folder(stamp: stamp, files: listing.files,
+                              folders: listing.folders.map { ($0, FileSystem.realPath(folder + "/" + $0)) })
+            if stamp != nil { seenFolders[folder] = read }
+            return read
+        }
+
+        /// Books under `folder`. A link to a folder inside ROOT is followed like
+        /// the folder (two ids, one book: both are served), except back into one
+        /// of its own `ancestors` (a loop), past `maxDepth` folders, or once
+        /// `maxRevisits` folders have been reached a second time (links that fan
+        /// out to the same trees).
+        private mutating func walk(_ folder: String, id: String, ancestors: Set<String>) {
+            let listing = children(of: folder)
+            let prefix = id.isEmpty ? "" : id + "/"
+            if !id.isEmpty && listing.files.contains(where: Book.isImageName) {
+                entries.append(Entry(id: id, path: folder, isArchive: false))
+                return
+            }
+            for name in listing.files {
+                let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+                guard name.contains("."), BookKind.fileExtensions.contains(ext) else { continue }
+                entries.append(Entry(id: prefix + name, path: folder + "/" + name, isArchive: true))
+            }
+            for (name, real) in listing.folders {
+                guard ancestors.count < maxDepth, let real, !ancestors.contains(real) else { continue }
+                if !seen.folders.insert(real).inserted {
+                    seen.revisits += 1
+                    guard seen.revisits <= maxRevisits else { continue }
+                }
+                walk(folder + "/" + name, id: prefix + name, ancestors: ancestors.union([real]))
+            }
+        }
+    }
+
+    /// What a folder inside ROOT holds, links outside ROOT and dot-files
+    /// left out. An entry that is not a link is inside ROOT with its folder:
+    /// only links are resolved.
     private static func children(of folder: String, root: String) -> (files: [String], folders: [String]) {
         var files: [String] = [], folders: [String] = []
         for name in ((try? FileSystem.list(folder)) ?? []).sorted() where !name.hasPrefix(".") {
             let path = folder + "/" + name
-            guard FileSystem.isInside(path, root) else { continue }
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            if info.st_mode & S_IFMT == S_IFREG {
+                files.append(name)
+                continue
+            } else if info.st_mode & S_IFMT == S_IFDIR {
+                folders.append(name)
+                continue
+            }
+            guard info.st_mode & S_IFMT == S_IFLNK, FileSystem.isInside(path, root) else { continue }
             switch FileSystem.kind(path) {
             case .file: files.append(name)
             case .directory: folders.append(name)
@@ -118,50 +242,15 @@ final class BookCatalog: Sendable {
         return (files, folders)
     }
 
-    /// Books under `folder`. A link to a folder inside ROOT is followed like
-    /// the folder (two ids, one book: both are served), except back into one
-    /// of its own `ancestors` (a loop), past `maxDepth` folders, or once
-    /// `maxRevisits` folders have been reached a second time (links that fan
-    /// out to the same trees).
-    private static func walk(_ folder: String, id: String, root: String, ancestors: Set<String>,
-                             seen: inout Seen, into entries: inout [Entry]) {
-        let listing = children(of: folder, root: root)
-        let (files, folders) = listing
-        let prefix = id.isEmpty ? "" : id + "/"
-        if !id.isEmpty && files.contains(where: Book.isImageName) {
-            entries.append(Entry(id: id, path: folder, isArchive: false,
-                                 signature: signature(ofFolder: folder, listing: listing, root: root)))
-            return
-        }
-        for name in files {
-            let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
-            guard name.contains("."), BookKind.fileExtensions.contains(ext) else { continue }
-            let path = folder + "/" + name
-            entries.append(Entry(id: prefix + name, path: path, isArchive: true, signature: stamp(path)))
-        }
-        for name in folders {
-            let path = folder + "/" + name
-            guard ancestors.count < maxDepth, let real = FileSystem.realPath(path), !ancestors.contains(real) else { continue }
-            if !seen.folders.insert(real).inserted {
-                seen.revisits += 1
-                guard seen.revisits <= maxRevisits else { continue }
-            }
-            walk(path, id: prefix + name, root: root, ancestors: ancestors.union([real]), seen: &seen, into: &entries)
-        }
-    }
-
-    /// Size and modification time of every file in a book folder, sub-folders
-    /// included; `listing` is the folder's own, already read.
-    private static func signature(ofFolder folder: String, listing: (files: [String], folders: [String]),
-                                  root: String) -> String {
+    /// Size and modification time of every file in a book folder, sub-folders included.
+    private static func signature(ofFolder folder: String, root: String) -> String {
         var parts: [String] = []
-        func visit(_ path: String, _ relative: String, _ listing: (files: [String], folders: [String])) {
+        func visit(_ path: String, _ relative: String) {
+            let listing = children(of: path, root: root)
             for name in listing.files { parts.append(relative + name + " " + stamp(path + "/" + name)) }
-            for name in listing.folders {
-                visit(path + "/" + name, relative + name + "/", children(of: path + "/" + name, root: root))
-            }
+            for name in listing.folders { visit(path + "/" + name, relative + name + "/") }
         }
-        visit(folder, "", listing)
+        visit(folder, "")
         var hasher = Hasher()
         hasher.combine(parts)
         return String(UInt(bitPattern: hasher.finalize()), radix: 16)

@@ -1,3 +1,4 @@
+import Foundation
 import Mihiraki
 import MihirakiTestSupport
 import Testing
@@ -66,5 +67,40 @@ struct ServerPartsTests {
         #expect(cache.value(for: 9) == nil && cache.totalCost <= 10)
         cache.insert("v2'", for: 2, cost: 1)                             // replacing updates the cost
         #expect(cache.value(for: 2) == "v2'" && cache.totalCost == 7)
+    }
+}
+
+@Suite("Server parts: rescanning a library", .tags(.server), .timeLimit(.minutes(2)))
+struct CatalogRescanTests {
+    @Test("A rescan reads only the folders whose entries changed; a page rewritten in place changes its book's signature")
+    func incremental() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let page = try Fixtures.solidPNG(width: 8, height: 12, [90])
+        for series in ["A", "B"] {
+            for volume in 1...3 { try folder.write("root/\(series)/v\(volume)/p1.png", page) }
+        }
+        let catalog = try BookCatalog(root: folder.path + "/root", refreshSeconds: 0)
+        let root = catalog.root
+        var first = BookCatalog.Scan(root: root, known: [:])
+        #expect(first.run()?.map(\.id) == ["A/v1", "A/v2", "A/v3", "B/v1", "B/v2", "B/v3"])
+        #expect(first.read.count == 9, "\(first.read)")
+        // Nothing changed: every folder costs a stat, none is read, and the books are the last scan's.
+        var unchanged = BookCatalog.Scan(root: root, known: first.seenFolders)
+        #expect(unchanged.run() == nil && unchanged.read.isEmpty)
+        // A new volume: its series and the volume itself are read, nothing else.
+        try folder.write("root/B/v4/p1.png", page)
+        var grown = BookCatalog.Scan(root: root, known: unchanged.seenFolders)
+        #expect(grown.run()?.map(\.id).last == "B/v4")
+        #expect(grown.read == [root + "/B", root + "/B/v4"], "\(grown.read)")
+        // A volume removed: its series is read, and the book is gone.
+        try FileManager.default.removeItem(atPath: folder.path + "/root/A/v2")
+        var shrunk = BookCatalog.Scan(root: root, known: grown.seenFolders)
+        #expect(shrunk.run()?.map(\.id) == ["A/v1", "A/v3", "B/v1", "B/v2", "B/v3", "B/v4"])
+        #expect(shrunk.read == [root + "/A"])
+        // A page rewritten in place leaves its folder's entries alone, but not the book's signature.
+        let before = try #require(catalog.book("B/v1")).signature
+        try folder.write("root/B/v1/p1.png", try Fixtures.solidPNG(width: 8, height: 13, [90]))
+        #expect(try #require(catalog.book("B/v1")).signature != before)
     }
 }
