@@ -26,10 +26,14 @@ BOOK = "manga"
 
 
 
-def script(mode):
+CACHED = "/api/books/manga/spreads/3.webp?size=x300"
+KEY, SALT = "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881", "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5"
+
+
+def script(mode, cached=CACHED):
     """bench/wrk-count.lua with this run's settings in front."""
     path = os.path.join(WORK, f"wrk-{mode}.lua")
-    settings = (f'mode = "{mode}"\ncached = "/api/books/manga/spreads/3.webp?size=x300"\n'
+    settings = (f'mode = "{mode}"\ncached = "{cached}"\n'
                 f'book = "manga"\nspreads = 22\nsize = "x300"\n')
     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "wrk-count.lua")) as f:
         counting = f.read()
@@ -38,9 +42,10 @@ def script(mode):
     return path
 
 
-def wrk(port, mode, connections, seconds):
+def wrk(port, mode, connections, seconds, cached=CACHED):
     out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "--latency",
-                          "-s", script(mode), f"http://127.0.0.1:{port}/"], capture_output=True, text=True, check=True)
+                          "-s", script(mode, cached), f"http://127.0.0.1:{port}/"], capture_output=True, text=True,
+                         check=True)
     text = out.stdout
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
     latency = {p: re.search(rf"\s{p}%\s+([\d.]+\w+)", text).group(1) for p in ("50", "90", "99")}
@@ -69,7 +74,7 @@ def peak_rss(pid):
 
 def main():
     cli = cli_rate()
-    server = subprocess.Popen([MIHIRAKI, "serve", CORPUS, "--port", "0", "--refresh", "3600"], stdout=subprocess.PIPE,
+    server = subprocess.Popen([MIHIRAKI, "serve", CORPUS, "--port", "0", "--refresh", "3600", "--quiet"], stdout=subprocess.PIPE,
                               text=True)
     try:
         port = int(re.search(r":(\d+)/", server.stdout.readline()).group(1))
@@ -79,6 +84,26 @@ def main():
                 ("new x300 PNG renders", 4, wrk(port, "new", 4, 10)),
                 ("overload: new renders", 64, wrk(port, "new", 64, 10))]
         rss = peak_rss(server.pid)
+        # /metrics scraped ten times a second (Prometheus scrapes every 15 s or so) under the cached load.
+        scraping = subprocess.Popen(["sh", "-c", f"while :; do curl -s -o /dev/null http://127.0.0.1:{port}/metrics; "
+                                                 "sleep 0.1; done"])
+        try:
+            rows.append(("cached, /metrics scraped 10/s", 64, wrk(port, "cached", 64, 10)))
+        finally:
+            scraping.kill()
+        rows.append(("cached x300 WebP spread, again", 64, wrk(port, "cached", 64, 10)))
+    finally:
+        server.terminate()
+        server.wait()
+    # The same cached spread through a signed URL, on a server that answers only those.
+    signed = subprocess.run([MIHIRAKI, "sign", CACHED, "--sign-key", KEY, "--sign-salt", SALT], capture_output=True,
+                            text=True, check=True).stdout.strip()
+    server = subprocess.Popen([MIHIRAKI, "serve", CORPUS, "--port", "0", "--refresh", "3600", "--quiet",
+                               "--sign-key", KEY, "--sign-salt", SALT], stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(re.search(r":(\d+)/", server.stdout.readline()).group(1))
+        subprocess.run(["curl", "-sf", "-o", "/dev/null", f"http://127.0.0.1:{port}{signed}"], check=True)
+        rows.append(("cached, signed URL", 64, wrk(port, "cached", 64, 10, cached=signed)))
     finally:
         server.terminate()
         server.wait()
@@ -91,6 +116,9 @@ def main():
               f"{answers} | {errors} |")
     print(f"new renders at 4 connections: {rows[1][2][0] / cli:.2f}x the CLI's spreads per second; "
           f"server peak RSS {rss:.0f} MiB (default 256 MiB cache)")
+    unsigned = (rows[0][2][0] + rows[4][2][0]) / 2
+    print(f"cached at 64 connections against the mean of the two unsigned runs ({unsigned:,.0f}/s): "
+          f"signed {rows[5][2][0] / unsigned:.2f}x, /metrics scraped 10/s {rows[3][2][0] / unsigned:.2f}x")
 
 
 if __name__ == "__main__":
