@@ -1,5 +1,6 @@
 import MihirakiCodecs
 import MihirakiCore
+import MihirakiRaster
 
 /// A book's imposition and layout: every spread, its file name and where each
 /// page and blank goes. Made from page headers only, no pixels; render it
@@ -85,36 +86,43 @@ public struct BookPlan: Sendable {
             .map { $0 + 1 })
         let frontCover = keptImageIndex.first.flatMap { book.comicInfo?.pages[$0]?.isFrontCover } ?? false
         let deleted = deletedImages.sorted().filter { $0 < book.images.count }.map { book.images[$0].source }
-        guard options.pairing == .auto else {
-            self.init(book: book, pages: kept, headers: headers, doublePages: doublePages, frontCover: frontCover,
-                      deleted: deleted, options: options)
-            return
-        }
-        guard budget > 0 else {
-            self.init(book: book, pages: kept, headers: headers, doublePages: doublePages, frontCover: frontCover,
-                      deleted: deleted, edges: try Self.readEdges(book, kept, options: options, jobs: jobs), options: options)
-            return
-        }
         // Without edges the plan is the static one: where each page is drawn unless a split moves it.
         let staticPlan = BookPlan(book: book, pages: kept, headers: headers, doublePages: doublePages,
                                   frontCover: frontCover, deleted: deleted, options: options)
+        guard options.pairing == .auto else {
+            self = staticPlan
+            return
+        }
         let read = try Self.readEdges(staticPlan, jobs: jobs, budget: budget)
         self.init(book: book, pages: kept, headers: headers, doublePages: doublePages, frontCover: frontCover,
                   deleted: deleted, edges: read.edges, drawnAhead: read.drawn, options: options)
     }
 
-    /// Every page's edges, in page order; the first page that cannot be decoded fails the book.
-    static func readEdges(_ book: Book, _ pages: [Book.PageFile], options: LayoutOptions,
-                          jobs: Int) throws -> [PageEdges?] {
-        let results = ParallelMap.run(pages.count, jobs: jobs) { index -> Result<PageEdges?, MihirakiError> in
+    /// A page drawn in the decode that read its edges (``DrawnAhead``): its
+    /// edges and image from its number and bytes, or nil for a page left alone.
+    typealias DrawingAhead = @Sendable (_ page: Int, _ bytes: [UInt8]) throws -> (edges: PageEdges?, image: PixelBuffer)?
+
+    /// Every page's edges, in page order, and the images `draw` drew on the
+    /// way (by page number); the first page that cannot be decoded fails the book.
+    static func readEdges(_ book: Book, _ pages: [Book.PageFile], maxPixels: Int, jobs: Int,
+                          drawing draw: DrawingAhead? = nil) throws -> (edges: [PageEdges?], drawn: [Int: PixelBuffer]) {
+        let results = ParallelMap.run(pages.count, jobs: jobs) { index -> Result<(PageEdges?, PixelBuffer?), MihirakiError> in
             let page = pages[index]
             do {
-                return .success(try PageEdges.read(try book.read(page), maxPixels: options.maxPixels))
+                let bytes = try book.read(page)
+                if let drawn = try draw?(index + 1, bytes) { return .success(drawn) }
+                return .success((try PageEdges.read(bytes, maxPixels: maxPixels), nil))
             } catch {
                 return .failure(MihirakiError.from(error, path: book.displayPath(page)))
             }
         }
-        return try results.map { try $0.get() }
+        var edges: [PageEdges?] = [], drawn: [Int: PixelBuffer] = [:]
+        for (index, result) in results.enumerated() {
+            let (pageEdges, image) = try result.get()
+            edges.append(pageEdges)
+            drawn[index + 1] = image
+        }
+        return (edges, drawn)
     }
 
     /// The same book imposed with other options, from the headers this plan
@@ -129,7 +137,7 @@ public struct BookPlan: Sendable {
                                                 maxPixels: options.maxPixels)
             }
         }
-        let edges = options.pairing == .auto ? try self.edges ?? Self.readEdges(book, pages, options: options, jobs: 1) : nil
+        let edges = options.pairing == .auto ? try self.edges ?? Self.readEdges(book, pages, maxPixels: options.maxPixels, jobs: 1).edges : nil
         return BookPlan(book: book, pages: pages, headers: headers, doublePages: doublePages, frontCover: frontCover,
                         deleted: decisions.deleted, edges: edges, options: options)
     }

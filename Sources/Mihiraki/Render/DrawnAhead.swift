@@ -41,9 +41,9 @@ final class DrawnAhead: Sendable {
 
 extension BookPlan {
     /// Every page's edges, in page order, drawing up to `budget` bytes of
-    /// pages into their static-plan rectangles in the same decodes. The first
-    /// page that cannot be decoded fails the book.
-    static func readEdges(_ staticPlan: BookPlan, jobs: Int, budget: Int) throws -> (edges: [PageEdges?], drawn: DrawnAhead) {
+    /// pages into their static-plan rectangles in the same decodes (nil when
+    /// none was drawn). The first page that cannot be decoded fails the book.
+    static func readEdges(_ staticPlan: BookPlan, jobs: Int, budget: Int) throws -> (edges: [PageEdges?], drawn: DrawnAhead?) {
         // Which pages to draw, and at what size: page order, until the budget is spent.
         var targets: [Int: (width: Int, height: Int, channels: Int)] = [:]
         var spent = 0
@@ -57,35 +57,21 @@ extension BookPlan {
                 targets[number] = (slot.rect.width, slot.rect.height, channels)
             }
         }
-        let book = staticPlan.book, pages = staticPlan.pages, maxPixels = staticPlan.options.maxPixels
         let sizes = targets
-        let results = ParallelMap.run(pages.count, jobs: jobs) { index -> Result<(PageEdges?, PixelBuffer?), MihirakiError> in
-            let page = pages[index]
-            do {
-                let bytes = try book.read(page)
-                guard let target = sizes[index + 1] else {
-                    return .success((try PageEdges.read(bytes, maxPixels: maxPixels), nil))
-                }
-                var image = PixelBuffer(width: target.width, height: target.height, channels: target.channels)
-                let request = PageDecoder.EdgeRequest(depth: PageEdges.depth(height:))
-                try staticPlan.draw(page: index + 1, bytes: bytes, into: &image,
-                                    rect: PixelRect(x: 0, y: 0, width: target.width, height: target.height),
-                                    timer: StageTimer(observer: nil), edges: request)
-                // Rows come from the coefficients only for a page upright as stored.
-                if let rows = request.rows {
-                    return .success((PageEdges(rows, width: staticPlan.headers[index].storedWidth), image))
-                }
-                return .success((try PageEdges.read(bytes, maxPixels: maxPixels), image))
-            } catch {
-                return .failure(MihirakiError.from(error, path: book.displayPath(page)))
+        let read = try readEdges(staticPlan.book, staticPlan.pages, maxPixels: staticPlan.options.maxPixels,
+                                 jobs: jobs) { number, bytes in
+            guard let target = sizes[number] else { return nil }
+            var image = PixelBuffer(width: target.width, height: target.height, channels: target.channels)
+            let request = PageDecoder.EdgeRequest(depth: PageEdges.depth(height:))
+            try staticPlan.draw(page: number, bytes: bytes, into: &image,
+                                rect: PixelRect(x: 0, y: 0, width: target.width, height: target.height),
+                                timer: StageTimer(observer: nil), edges: request)
+            // Rows come from the coefficients only for a page upright as stored.
+            guard let rows = request.rows else {
+                return (try PageEdges.read(bytes, maxPixels: staticPlan.options.maxPixels), image)
             }
+            return (PageEdges(rows, width: staticPlan.headers[number - 1].storedWidth), image)
         }
-        var edges: [PageEdges?] = [], drawn: [Int: PixelBuffer] = [:]
-        for (index, result) in results.enumerated() {
-            let (pageEdges, image) = try result.get()
-            edges.append(pageEdges)
-            drawn[index + 1] = image
-        }
-        return (edges, DrawnAhead(drawn))
+        return (read.edges, read.drawn.isEmpty ? nil : DrawnAhead(read.drawn))
     }
 }
