@@ -22,6 +22,8 @@ public struct MihirakiError: Error, Sendable, CustomStringConvertible {
         case io
         /// Options that contradict each other, the book, or the limits.
         case usage
+        /// A render ran past the deadline it was given and was stopped.
+        case timedOut
     }
 
     /// The kind of failure.

@@ -16,4 +16,7 @@ package struct ServerError: Error {
 
     /// The render queue is full.
     package static let busy = ServerError(.serviceUnavailable, "too many renders queued; try again shortly", retryAfter: 1)
+
+    /// A render ran past `--timeout`.
+    package static let timedOut = ServerError(.gatewayTimeout, "the render took longer than this server allows (--timeout)")
 }

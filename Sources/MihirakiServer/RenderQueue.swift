@@ -1,11 +1,17 @@
 import Dispatch
 import MihirakiRequests
+import Synchronization
 
 /// Where renders run: at most `workers` at once on threads of their own (a
 /// render blocks on decoding and must not hold Swift's cooperative threads),
 /// at most `limit` accepted at a time — past that a request is refused with
 /// 503 at once instead of waiting in unbounded memory — and one render per
 /// key: identical requests that arrive together share it.
+///
+/// With a deadline (`--timeout`, counted from when the request is accepted,
+/// waiting included), a request is answered 504 the moment it passes; a
+/// render that has not started by then never starts, and one under way
+/// is handed the deadline to stop itself at its next check.
 actor RenderQueue {
     private let workers: Int
     private let limit: Int
@@ -27,29 +33,55 @@ actor RenderQueue {
     private func report() { metrics?.renders(running: running, waiting: waiting.count) }
 
     /// Runs `work` (or joins the same key's render already under way).
-    /// - Throws: ``ServerError/busy`` when the queue is full; `work`'s error.
-    func run<T: Sendable>(key: ExactKey, _ work: @escaping @Sendable () throws -> T) async throws -> T {
-        if let task = shared[key] { return try await Self.value(of: task) }
+    /// - Parameters:
+    ///   - deadline: when the request is answered 504 if `work` has not
+    ///     finished; `work` is given it to stop itself.
+    /// - Throws: ``ServerError/busy`` when the queue is full; the deadline's
+    ///   504; `work`'s error.
+    func run<T: Sendable>(key: ExactKey, deadline: ContinuousClock.Instant? = nil,
+                          _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        if let task = shared[key] { return try await Self.value(of: task, until: deadline) }
         guard accepted < limit else {
             metrics?.refusedBusy()
             throw ServerError.busy
         }
         accepted += 1
-        let task = Task<any Sendable, any Error> { try await self.execute(work) }
+        let task = Task<any Sendable, any Error> { try await self.execute(deadline: deadline, work) }
         shared[key] = task
         defer {
             shared[key] = nil
             accepted -= 1
         }
-        return try await Self.value(of: task)
+        return try await Self.value(of: task, until: deadline)
     }
 
-    private static func value<T>(of task: Task<any Sendable, any Error>) async throws -> T {
-        guard let value = try await task.value as? T else { preconditionFailure("one key, one result type") }
+    /// The task's value, or a 504 once `deadline` has passed, whichever
+    /// comes first (the task goes on until its own check stops it).
+    private static func value<T>(of task: Task<any Sendable, any Error>, until deadline: ContinuousClock.Instant?) async throws -> T {
+        let result: any Sendable
+        if let deadline {
+            let answer = FirstAnswer()
+            result = try await withCheckedThrowingContinuation { continuation in
+                answer.wait(continuation)
+                let timer = Task {
+                    try? await Task.sleep(until: deadline, clock: .continuous)
+                    answer.give(.failure(ServerError.timedOut))
+                }
+                Task {
+                    let result = await task.result
+                    timer.cancel()
+                    answer.give(result)
+                }
+            }
+        } else {
+            result = try await task.value
+        }
+        guard let value = result as? T else { preconditionFailure("one key, one result type") }
         return value
     }
 
-    private func execute<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    private func execute<T: Sendable>(deadline: ContinuousClock.Instant?,
+                                      _ work: @escaping @Sendable () throws -> T) async throws -> T {
         if running < workers {
             running += 1
             report()
@@ -60,8 +92,19 @@ actor RenderQueue {
             if waiting.isEmpty { running -= 1 } else { waiting.removeFirst().resume() }
             report()
         }
+        if let deadline, ContinuousClock.now >= deadline { throw ServerError.timedOut }  // answered already: never start
         return try await withCheckedThrowingContinuation { continuation in
             threads.async { continuation.resume(with: Result { try work() }) }
         }
     }
+}
+
+/// The first of two results to arrive resumes a waiting continuation; the
+/// second is dropped.
+private final class FirstAnswer: Sendable {
+    private let slot = Mutex<CheckedContinuation<any Sendable, any Error>?>(nil)
+
+    func wait(_ continuation: CheckedContinuation<any Sendable, any Error>) { slot.withLock { $0 = continuation } }
+
+    func give(_ result: Result<any Sendable, any Error>) { slot.withLock { $0.take() }?.resume(with: result) }
 }

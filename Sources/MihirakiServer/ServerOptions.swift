@@ -21,6 +21,10 @@ public struct ServerOptions: Sendable {
     /// The largest canvas a request may ask for (`--max-size`): every new
     /// size costs a render and a cache entry, and the canvas bounds a render's memory.
     public var maxSize = (width: 4096, height: 4096)
+    /// How long a request may wait for its render (`--timeout`), queued or
+    /// running: past it the answer is 504 and the render stops at its next
+    /// page or decoded row, freeing its worker.
+    public var timeoutSeconds = 30.0
     /// How old the list of books may get before the tree is scanned again.
     public var refreshSeconds = 2.0
     /// A connection that sends nothing for this long is closed (slow clients).
@@ -51,5 +55,6 @@ public struct ServerOptions: Sendable {
         try check(maxSize.width >= 1 && maxSize.height >= 1, "--max-size must be at least 1x1")
         try check(idleTimeoutSeconds >= 1, "--idle-timeout must be at least 1")
         try check(refreshSeconds >= 0 && refreshSeconds.isFinite, "--refresh must be at least 0")
+        try check(timeoutSeconds > 0 && timeoutSeconds <= 86400, "--timeout must be more than 0 and at most 86400")
     }
 }

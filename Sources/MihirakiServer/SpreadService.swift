@@ -79,8 +79,9 @@ final class SpreadService: Sendable {
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag) { return .notModified(etag: etag) }
         let key = ExactKey(entry.id + "\n" + etag)
         if let bytes = spreads.value(for: key) { return .spread(bytes: bytes, etag: etag, format: format, cached: true) }
-        let bytes: [UInt8] = try await queue.run(key: key) {
-            try self.answering(entry) { try plan.spreadFile(at: number - 1) }
+        let deadline = self.deadline()
+        let bytes: [UInt8] = try await queue.run(key: key, deadline: deadline) {
+            try self.answering(entry) { try plan.spreadFile(at: number - 1, deadline: deadline) }
         }
         spreads.insert(bytes, for: key, cost: bytes.count)
         return .spread(bytes: bytes, etag: etag, format: format, cached: false)
@@ -99,41 +100,47 @@ final class SpreadService: Sendable {
         }
     }
 
+    /// When a request accepted now must be answered (`--timeout`).
+    private func deadline() -> ContinuousClock.Instant { .now + .milliseconds(Int64(options.timeoutSeconds * 1000)) }
+
     /// The book's base plan with its pages' edges read (`pairing=auto`).
+    /// Past the deadline the request is answered 504, but the reading runs
+    /// to its end and is kept for the next request.
     private func withEdges(_ entry: BookCatalog.Entry, _ opened: OpenedBook) async throws -> BookPlan {
         let key = ExactKey("edges\n" + entry.id + "\n" + entry.signature)
         if let plan = edgePlans.value(for: key) { return plan }
-        let plan: BookPlan = try await queue.run(key: key) {
+        return try await queue.run(key: key, deadline: deadline()) {
             var auto = LayoutOptions()
             auto.maxPixels = self.options.maxPixels
             auto.pairing = .auto
-            return try self.answering(entry) { try opened.plan.replanned(with: auto) }
+            let plan = try self.answering(entry) { try opened.plan.replanned(with: auto) }
+            self.edgePlans.insert(plan, for: key, cost: 1)
+            return plan
         }
-        edgePlans.insert(plan, for: key, cost: 1)
-        return plan
     }
 
     /// Opens a book version once: on the render pool (reading headers and
     /// checksumming pages is blocking work), shared by concurrent requests.
+    /// Like reading edges, opening runs to its end past the deadline and is kept.
     private func open(_ entry: BookCatalog.Entry) async throws -> OpenedBook {
         let key = ExactKey(entry.id + "\n" + entry.signature)
         if let opened = books.value(for: key) { return opened }
         var defaults = LayoutOptions()
         defaults.maxPixels = options.maxPixels
         let base = defaults, root = catalog.root
-        let opened: OpenedBook = try await queue.run(key: ExactKey("open\n" + entry.id + "\n" + entry.signature)) {
-            try self.answering(entry) {
+        return try await queue.run(key: ExactKey("open\n" + entry.id + "\n" + entry.signature), deadline: deadline()) {
+            let opened = try self.answering(entry) {
                 let book = try Book.load(entry.path, confinedTo: root)
                 return OpenedBook(plan: try BookPlan(book: book, options: base), content: try Fingerprint.content(of: book))
             }
+            self.books.insert(opened, for: key, cost: 1)
+            return opened
         }
-        books.insert(opened, for: key, cost: 1)
-        return opened
     }
 
     /// Runs library work, turning its errors into answers: a bad option is
     /// 400, a book or page that cannot be read 422 naming the file relative
-    /// to ROOT, running out of memory 503.
+    /// to ROOT, running out of memory 503, a render stopped at its deadline 504.
     private func answering<T>(_ entry: BookCatalog.Entry, _ work: () throws -> T) throws -> T {
         do {
             return try work()
@@ -142,6 +149,7 @@ final class SpreadService: Sendable {
             switch error.code {
             case .usage: throw ServerError(.badRequest, text)
             case .outOfMemory: throw ServerError(.serviceUnavailable, text, retryAfter: 5)
+            case .timedOut: throw ServerError.timedOut
             default: throw ServerError(.unprocessableContent, text)
             }
         }

@@ -45,6 +45,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-size"), help: ArgumentHelp("The largest canvas a request may ask for.", valueName: "WxH"))
     var maxSize = "4096x4096"
 
+    @Option(help: ArgumentHelp("Answer 504 to a request whose render takes longer than this, waiting included, and stop the render.",
+                               valueName: "S"))
+    var timeout = 30.0
+
     @Flag(help: "No access log (by default one JSON line per request on stderr).")
     var quiet = false
 
@@ -65,6 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
         options.maxSize = (width, height)
         options.idleTimeoutSeconds = idleTimeout
         options.refreshSeconds = refresh
+        options.timeoutSeconds = timeout
         if !quiet { options.accessLog = ServerOptions.standardErrorLog() }
         options.signer = try signing.signer()
         let root = self.root

@@ -84,6 +84,15 @@ struct ServerCLITests {
         }
     }
 
+    @Test("Out-of-range serve options are one line naming the option, exit 2, before anything listens")
+    func badOptions() throws {
+        for (flag, value) in [("--timeout", "0"), ("--timeout", "-1"), ("--timeout", "nan"), ("--max-size", "0x10"), ("--jobs", "0")] {
+            let bad = try mihiraki(["serve", Fixtures.testImages.path, "--port", "0", flag, value])
+            #expect(bad.status == 2 && bad.stderr.split(separator: "\n").count == 1, "\(flag) \(value): \(bad.stderr)")
+            #expect(bad.stderr.contains(flag), "\(flag) \(value): \(bad.stderr)")
+        }
+    }
+
     @Test("A 100 kB URL or header gets a 400 with a JSON error, and the server goes on")
     func longURL() throws {
         try withServer { library, server in

@@ -145,6 +145,27 @@ struct ProductionTests {
         #expect(!logged.contains { $0.contains("/s/") && $0.contains(#""status":200"#) })
     }
 
+    @Test("--timeout: a render past it is 504 with a JSON error, and stops, freeing its worker for the next request")
+    func timeout() async throws {
+        try await RouteTests.withApp({ $0.jobs = 1; $0.timeoutSeconds = 0.1 }, prepare: { library in
+            _ = try library.folder.write("root/large/p1.png", try Fixtures.solidPNG(width: 3000, height: 4500, [200, 30, 30]))
+        }) { _, client in
+            // Open both books first (their opening is bounded too), so only renders are timed below.
+            #expect(try await RouteTests.get(client, "/api/books/large/manifest").status == .ok)
+            #expect(try await RouteTests.get(client, "/api/books/manga.cbz/manifest").status == .ok)
+            let slow = try await RouteTests.get(client, "/api/books/large/spreads/1.png?size=4000x3000")
+            #expect(slow.status == .gatewayTimeout)
+            #expect(RouteTests.error(slow)?.contains("--timeout") == true)
+            // One worker: had the large render gone on, this one would wait for it past its own 0.1 s.
+            let next = try await RouteTests.get(client, "/api/books/manga.cbz/spreads/2.png?size=x100")
+            #expect(next.status == .ok)
+            let text = String(buffer: try await RouteTests.get(client, "/metrics").body)
+            #expect(text.contains(#"mihiraki_requests_total{route="/api/books/:id/spreads/:file",status="504"} 1"# + "\n"))
+            #expect(text.contains("mihiraki_renders_in_flight 0\n"))
+        }
+        #expect(ServerOptions(root: "/").timeoutSeconds == 30)
+    }
+
     @Test("The signature is HMAC-SHA256 of salt + path and query, URL-safe Base64 without padding, as Python's hmac computes it")
     func signatureAgainstPython() throws {
         let path = "/api/books/Series%20A%2Fvol1/spreads/3.webp?size=x300&background=%23102030"

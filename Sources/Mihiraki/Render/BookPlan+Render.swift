@@ -22,6 +22,18 @@ extension BookPlan {
         try encode(try renderSpread(at: index), path: entries[index].file)
     }
 
+    /// ``spreadFile(at:)`` with a deadline: the render stops before the next
+    /// page or decoded row once `deadline` has passed, and nothing half-made
+    /// is returned. (A page in a format that decodes whole, such as AVIF or a
+    /// PDF page's rasterisation, and the final encode run to their end first.)
+    ///
+    /// - Throws: ``MihirakiError`` with code `.timedOut` past the deadline,
+    ///   or naming a page that cannot be read or decoded.
+    public func spreadFile(at index: Int, deadline: ContinuousClock.Instant) throws -> [UInt8] {
+        let image = try renderSpread(at: index, observer: nil, deadline: deadline)
+        return try encode(image, path: entries[index].file)
+    }
+
     /// A rendered spread (or contact sheet) in the options' format. A JPEG
     /// cannot hold alpha: a see-through image is flattened onto the blank
     /// colour (made opaque) first. `path` names the file in errors.
@@ -46,9 +58,11 @@ extension BookPlan {
     }
 
     /// ``renderSpread(at:)``, telling `observer` where the time goes.
-    package func renderSpread(at index: Int, observer: (any RenderObserver)?) throws -> PixelBuffer {
+    package func renderSpread(at index: Int, observer: (any RenderObserver)?,
+                              deadline: ContinuousClock.Instant? = nil) throws -> PixelBuffer {
         precondition(entries.indices.contains(index), "spread index out of range")
-        let timer = StageTimer(observer: observer)
+        let timer = StageTimer(observer: observer, deadline: deadline)
+        try timer.checkDeadline()
         observer?.spreadStarted()
         let entry = entries[index]
         let background = options.background, blank = options.blank
@@ -66,6 +80,7 @@ extension BookPlan {
                             samples: samples(blank.premultipliedOver(background)))
             case .page(let number):
                 try draw(page: number, into: &canvas, rect: rect, timer: timer)
+                try timer.checkDeadline()
             }
         }
         return timer.measure(.compose) { canvas.reducedForOutput() }
@@ -126,6 +141,7 @@ extension BookPlan {
                 try decoded.withUnsafeMutableBufferPointer { row in
                     try LanczosResampler.draw(sourceWidth: width, sourceHeight: height, channels: channels,
                                               into: &target, x: rect.x, y: rect.y, width: rect.width, height: rect.height) { out in
+                        try timer.checkDeadline()
                         let t0 = timer.now()
                         try nextRow(row.baseAddress!)
                         PixelBuffer.prepareRow(row.baseAddress!, channels: pageChannels, into: out,

@@ -26,9 +26,21 @@ package protocol RenderObserver: Sendable {
     func stage(_ stage: RenderStage, took nanoseconds: UInt64)
 }
 
-/// Times stages for an optional observer; with none, no clock is read.
+/// Times stages for an optional observer (with none, no clock is read), and
+/// stops a render that has a deadline once it is past it.
 struct StageTimer: Sendable {
     let observer: (any RenderObserver)?
+    /// When the render must stop: checked before each page and each decoded row.
+    var deadline: ContinuousClock.Instant? = nil
+
+    /// Throws once the deadline has passed.
+    /// - Throws: ``MihirakiError`` with code `.timedOut`.
+    @inline(__always)
+    func checkDeadline() throws {
+        if let deadline, ContinuousClock.now >= deadline {
+            throw MihirakiError(.timedOut, "the render ran past its time limit and was stopped")
+        }
+    }
 
     /// A monotonic clock reading in nanoseconds (0 with no observer).
     @inline(__always)
