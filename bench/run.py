@@ -13,8 +13,9 @@ as WebP pages, and the 400-page book as a CB7 against the same pages as a
 folder. Thumbnail rows (x300: PNG, WebP and JPEG at quality 85) compare with
 libvips writing the same format. Last, `mihiraki serve` under wrk
 (bench/server.py). BENCH_ONLY=library (or books, thumbs, webp, profile,
-scaling, compare, archive, server, catalog, pairing, pdf; comma-separated) runs only those parts.
-The catalog part serves 100,000 one-page books (bench/catalog.py). The
+scaling, compare, archive, server, memory, catalog, pairing, pdf; comma-separated) runs only those parts.
+The memory part measures the server's peak RSS under new renders of 40 Mpx pages at
+the largest canvas (bench/memory.py). The catalog part serves 100,000 one-page books (bench/catalog.py). The
 pdf part renders picture PDFs (img2pdf of the manga pages, 40 and 400) against their folders.
 """
 import os
@@ -259,6 +260,10 @@ def server_bench():
     subprocess.run([sys.executable, os.path.join(HERE, "server.py"), MIHIRAKI, WORK, str(RUNS)], check=True)
 
 
+def memory_bench():
+    subprocess.run([sys.executable, os.path.join(HERE, "memory.py"), MIHIRAKI, WORK], check=True)
+
+
 def catalog_bench():
     subprocess.run([sys.executable, os.path.join(HERE, "catalog.py"), MIHIRAKI, WORK], check=True)
 
@@ -368,7 +373,7 @@ def main():
     tools = ["mihiraki", "vips", "pillow", "magick"]
     if os.environ.get("BENCH_TOOLS"):
         tools = os.environ["BENCH_TOOLS"].split(",")
-    parts = set((os.environ.get("BENCH_ONLY") or "books,thumbs,profile,scaling,compare,archive,library,server,catalog,pairing,pdf").split(","))
+    parts = set((os.environ.get("BENCH_ONLY") or "books,thumbs,profile,scaling,compare,archive,library,server,memory,catalog,pairing,pdf").split(","))
     print(f"machine: {os.cpu_count()} CPUs, {open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}")
     if "books" in parts:
         for name in ("manga", "comic"):
@@ -392,6 +397,8 @@ def main():
         library_bench()
     if "server" in parts:
         server_bench()
+    if "memory" in parts:
+        memory_bench()
     if "catalog" in parts:
         catalog_bench()
     if "pairing" in parts:

@@ -85,7 +85,16 @@ struct DeployTests {
         let entry = try #require(containerfile.split(separator: "\n").first { $0.hasPrefix("ENTRYPOINT ") })
         let entryWords = try #require(try JSONSerialization.jsonObject(with: Data(entry.dropFirst(11).utf8)) as? [String])
         #expect(entryWords.prefix(3) == ["/usr/local/bin/mihiraki", "serve", "/library"])
-        try serves(Array(entryWords.dropFirst(2)) + (container["args"] as? [String] ?? []))
+        let args = container["args"] as? [String] ?? []
+        try serves(Array(entryWords.dropFirst(2)) + args)
+        // The memory limit holds docs/serve.md's worst case for these arguments:
+        // 45 MiB + the cache + jobs × (300 MiB + 9 bytes × --max-pixels).
+        func value(_ flag: String) -> Int? { args.firstIndex(of: flag).flatMap { Int(args[$0 + 1]) } }
+        let jobs = try #require(value("--jobs")), cacheMB = try #require(value("--cache-mb"))
+        let maxPixels = try #require(value("--max-pixels"))
+        let worst = (45 + cacheMB) << 20 + jobs * (300 << 20 + 9 * maxPixels)
+        let limit = try #require(((container["resources"] as? [String: Any])?["limits"] as? [String: Any])?["memory"] as? String)
+        #expect(limit.hasSuffix("Gi") && worst <= Int(limit.dropLast(2))! << 30, "worst case \(worst >> 20) MiB, limit \(limit)")
     }
 
     @Test("The container installs every library the binary links (the Swift runtime is linked in by --static-swift-stdlib)")
