@@ -1,9 +1,11 @@
 import Hummingbird
 
-/// The spread viewer at `/`: pick a book, flip its spreads with the buttons
-/// or the arrow keys (which follow the book's reading direction: in a
+/// The spread viewer at `/`: pick a book, flip its spreads with the buttons,
+/// the arrow keys or a swipe (which follow the book's reading direction: in a
 /// right-to-left book the left arrow moves forward), sized to the window,
-/// the next spread preloaded, the position in the URL (`#book=…&spread=N`).
+/// the next spread preloaded. Like a tablet reader, a portrait window shows
+/// one page at a time and a landscape one spreads, and the position in the
+/// URL is the page being read (`#book=…&page=N`), kept when the window turns.
 /// Plain HTML, CSS and JavaScript served from the binary; the
 /// Content-Security-Policy allows nothing but this server.
 enum Viewer {
@@ -55,7 +57,9 @@ enum Viewer {
     select { max-width: 50vw; }
     label { white-space: nowrap; }
     #message { color: #f99; }
-    main { flex: 1; display: flex; align-items: center; justify-content: center; min-height: 0; }
+    /* Horizontal swipes turn pages (viewer.js), so the browser must not take them for history navigation. */
+    html, body { overscroll-behavior: none; }
+    main { flex: 1; display: flex; align-items: center; justify-content: center; min-height: 0; touch-action: pan-y pinch-zoom; }
     #spread { max-width: calc(100vw - 96px); max-height: calc(100vh - 44px); }
     button { width: 40px; height: 80px; margin: 0 4px; font-size: 32px; background: #333; color: #eee;
              border: 0; border-radius: 6px; cursor: pointer; }
@@ -66,7 +70,13 @@ enum Viewer {
     static let script = """
     "use strict";
     const $ = (id) => document.getElementById(id);
-    const state = { book: null, spreads: 0, spread: 1, direction: "ltr", size: "", pairing: "static" };
+    // page: the page being read, the position the URL keeps. spreads: each
+    // spread's page numbers, from the manifest of the current layout.
+    const state = { book: null, spreads: [], spread: 1, page: 1, direction: "ltr", size: "", pairing: "static",
+                    layout: "spread" };
+
+    // A tablet reader's rule: one page at a time on a portrait window, spreads on a landscape one.
+    const layoutForWindow = () => window.innerHeight > window.innerWidth ? "single" : "spread";
 
     // The room for a spread, in device pixels.
     function room() {
@@ -79,23 +89,25 @@ enum Viewer {
     const roomKey = () => { const r = room(); return r.w + "x" + r.h; };
     const bookURL = (id) => "/api/books/" + encodeURIComponent(id);
     // Automatic pairing (pairing=auto) finds two-page pictures split into two files.
-    const pairingQuery = () => state.pairing === "auto" ? "&pairing=auto" : "";
-    const spreadURL = (n) => bookURL(state.book) + "/spreads/" + n + ".webp?size=" + state.size + pairingQuery();
+    const query = () => (state.pairing === "auto" ? "&pairing=auto" : "") + (state.layout === "single" ? "&layout=single" : "");
+    const spreadURL = (n) => bookURL(state.book) + "/spreads/" + n + ".webp?size=" + state.size + query();
 
     function readHash() {
       const params = new URLSearchParams(location.hash.slice(1));
-      return { book: params.get("book"), spread: parseInt(params.get("spread") || "1", 10) || 1,
+      const number = (name) => { const n = parseInt(params.get(name) || "", 10); return n >= 1 ? n : null; };
+      // spread=N is what links made before the position was a page; it is read once, in the layout it meant.
+      return { book: params.get("book"), page: number("page"), spread: number("spread"),
                pairing: params.get("pairing") === "auto" ? "auto" : "static" };
     }
     function writeHash() {
-      const params = new URLSearchParams({ book: state.book, spread: String(state.spread) });
+      const params = new URLSearchParams({ book: state.book, page: String(state.page) });
       if (state.pairing === "auto") params.set("pairing", "auto");
       history.replaceState(null, "", "#" + params.toString());
     }
 
     // Nothing to show (no book, a book that failed): both arrows off.
     function nothingToShow(message) {
-      state.spreads = 0;
+      state.spreads = [];
       $("left").disabled = true;
       $("right").disabled = true;
       $("spread").hidden = true;
@@ -103,9 +115,20 @@ enum Viewer {
       $("message").textContent = message;
     }
 
+    // The spread holding a page (the last one for a page past the end).
+    function spreadOf(page) {
+      const found = state.spreads.findIndex((pages) => pages.includes(page));
+      return found >= 0 ? found + 1 : state.spreads.length;
+    }
+
     function show(n) {
-      if (!state.book || state.spreads === 0) return;
-      state.spread = Math.min(Math.max(1, n), state.spreads);
+      const count = state.spreads.length;
+      if (!state.book || count === 0) return;
+      state.spread = Math.min(Math.max(1, n), count);
+      // The page being read stays when its spread is shown (after turning
+      // the window); moving on reads the new spread's first page.
+      const pages = state.spreads[state.spread - 1];
+      if (!pages.includes(state.page) && pages.length > 0) state.page = Math.min(...pages);
       const img = $("spread");
       const wanted = state.spread;
       img.onload = () => { img.hidden = false; $("message").textContent = ""; };
@@ -115,39 +138,44 @@ enum Viewer {
         img.hidden = true;
         let reason = "the spread could not be loaded";
         try { reason = (await (await fetch(img.src)).json()).error || reason; } catch (ignored) {}
-        $("message").textContent = "Spread " + wanted + ": " + reason;
+        $("message").textContent = (state.layout === "single" ? "Page " : "Spread ") + wanted + ": " + reason;
       };
       img.src = spreadURL(state.spread);
-      img.alt = "Spread " + state.spread + " of " + state.spreads;
+      img.alt = (state.layout === "single" ? "Page " : "Spread ") + state.spread + " of " + count;
       img.dataset.spread = String(state.spread);
-      $("position").textContent = state.spread + " / " + state.spreads;
+      img.dataset.page = String(state.page);
+      $("position").textContent = state.spread + " / " + count;
       // The arrow that moves forward is on the reading side: right for ltr, left for rtl.
       const forward = state.direction === "rtl" ? "left" : "right";
       const back = forward === "left" ? "right" : "left";
-      $(forward).disabled = state.spread >= state.spreads;
+      $(forward).disabled = state.spread >= count;
       $(back).disabled = state.spread <= 1;
       $(forward).title = "Next"; $(back).title = "Previous";
-      if (state.spread < state.spreads) new Image().src = spreadURL(state.spread + 1);
+      if (state.spread < count) new Image().src = spreadURL(state.spread + 1);
       writeHash();
     }
     function step(side) {
-      if (state.spreads === 0) return;
+      if (state.spreads.length === 0) return;
       const forward = state.direction === "rtl" ? "left" : "right";
       show(state.spread + (side === forward ? 1 : -1));
     }
 
     async function fetchManifest(size) {
-      const answer = await fetch(bookURL(state.book) + "/manifest?size=" + size + pairingQuery());
+      const answer = await fetch(bookURL(state.book) + "/manifest?size=" + size + query());
       const body = await answer.json();
       if (!answer.ok) throw new Error(body.error || answer.statusText);
       return body;
     }
 
-    // The spread's own aspect at the window's height, or at its width when
-    // that is too wide: no bars around the pages.
-    async function openBook(id, spread) {
+    // Opens a book at a page, in the layout the window's shape asks for:
+    // the spread's own aspect at the window's height, or at its width when
+    // that is too wide, so there are no bars around the pages. `spread`, when
+    // given, is an old link's spread number instead of a page.
+    async function openBook(id, page, spread) {
       state.book = id;
       state.room = roomKey();
+      state.layout = layoutForWindow();
+      document.body.dataset.layout = state.layout;
       $("message").textContent = "";
       try {
         const r = room();
@@ -157,13 +185,36 @@ enum Viewer {
           state.size = r.w + "x";
           manifest = await fetchManifest(state.size);
         }
-        state.spreads = manifest.spreads.length;
+        state.spreads = manifest.spreads.map((s) => s.slots.map((slot) => slot.page).filter((p) => p !== null));
         state.direction = manifest.direction;
         document.body.dataset.direction = manifest.direction;
-        show(spread);
+        state.page = page;
+        if (spread) {
+          state.page = 0;
+          show(spread);
+        } else {
+          show(spreadOf(page));
+        }
       } catch (error) {
         nothingToShow(String(error.message || error));
       }
+    }
+
+    // A swipe turns the page the way a finger turns paper: dragging the
+    // page leftwards shows what lies to the right, which is the next page
+    // in a left-to-right book and the previous one in a right-to-left book.
+    function followSwipes(area) {
+      let start = null;
+      area.addEventListener("touchstart", (event) => {
+        start = event.touches.length === 1 ? { x: event.touches[0].clientX, y: event.touches[0].clientY } : null;
+      }, { passive: true });
+      area.addEventListener("touchend", (event) => {
+        if (!start || event.changedTouches.length !== 1) return;
+        const dx = event.changedTouches[0].clientX - start.x, dy = event.changedTouches[0].clientY - start.y;
+        start = null;
+        if (Math.abs(dx) < 40 || Math.abs(dx) < 1.5 * Math.abs(dy)) return;
+        step(dx < 0 ? "right" : "left");
+      });
     }
 
     async function start() {
@@ -182,7 +233,7 @@ enum Viewer {
       $("pairing").checked = $("pairing").defaultChecked = state.pairing === "auto";
       $("pairing").addEventListener("change", () => {
         state.pairing = $("pairing").checked ? "auto" : "static";
-        if (state.book) openBook(state.book, state.spread);
+        if (state.book) openBook(state.book, state.page);
       });
       select.addEventListener("change", () => { if (select.value) openBook(select.value, 1); });
       $("left").addEventListener("click", () => step("left"));
@@ -191,10 +242,14 @@ enum Viewer {
         if (event.key === "ArrowLeft") step("left");
         if (event.key === "ArrowRight") step("right");
       });
+      followSwipes(document.querySelector("main"));
+      // Turning the device (or resizing the window) keeps the page being read.
       let resizing = 0;
       window.addEventListener("resize", () => {
         clearTimeout(resizing);
-        resizing = setTimeout(() => { if (state.book && roomKey() !== state.room) openBook(state.book, state.spread); }, 250);
+        resizing = setTimeout(() => {
+          if (state.book && (roomKey() !== state.room || layoutForWindow() !== state.layout)) openBook(state.book, state.page);
+        }, 250);
       });
       if (list.length === 0) { nothingToShow("No books here."); return; }
       // A link to a book that is not here says so, rather than opening another.
@@ -208,7 +263,11 @@ enum Viewer {
       }
       const first = wanted.book !== null ? wanted.book : list[0].id;
       select.value = first;
-      await openBook(first, first === wanted.book ? wanted.spread : 1);
+      if (first === wanted.book) {
+        await openBook(first, wanted.page || 1, wanted.page ? null : wanted.spread);
+      } else {
+        await openBook(first, 1);
+      }
     }
     start();
 
