@@ -13,11 +13,13 @@ default options (`--jobs` = all cores, 256 MiB cache) and measures:
   without Retry-After) and socket errors;
 and the server's peak RSS (VmHWM) over the whole run.
 """
+import http.client
 import os
 import re
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 MIHIRAKI, WORK, RUNS = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -67,6 +69,60 @@ def cli_rate():
     return spreads / statistics.median(times)
 
 
+class Scraper:
+    """Asks for /metrics ten times a second on one kept-alive connection, in a thread."""
+
+    def __init__(self, port):
+        self.port, self.stop, self.count = port, threading.Event(), 0
+
+    def run(self):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        while not self.stop.wait(0.1):
+            connection.request("GET", "/metrics")
+            answer = connection.getresponse()
+            if answer.status != 200 or b"mihiraki_requests_total" not in answer.read():
+                raise RuntimeError("/metrics did not answer")
+            self.count += 1
+        connection.close()
+
+    def __enter__(self):
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+
+
+def cpu_seconds(pid):
+    """The process's user + system CPU time so far."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_per_request(pid, port, cached):
+    """Server CPU microseconds per cached request under 64 connections: a
+    measure of cost that the machine's other load changes far less than
+    it changes requests per second."""
+    before = cpu_seconds(pid)
+    rate, _, statuses, _ = wrk(port, "cached", 64, 10, cached=cached)
+    return (cpu_seconds(pid) - before) / sum(statuses.values()) * 1e6
+
+
+def cpu_per_scrape(pid, port, scrapes=2000):
+    """Server CPU microseconds per /metrics answer, on one kept-alive connection."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    before = cpu_seconds(pid)
+    for _ in range(scrapes):
+        connection.request("GET", "/metrics")
+        connection.getresponse().read()
+    used = cpu_seconds(pid) - before
+    connection.close()
+    return used / scrapes * 1e6
+
+
 def peak_rss(pid):
     with open(f"/proc/{pid}/status") as f:
         return int(re.search(r"VmHWM:\s+(\d+)", f.read()).group(1)) / 1024
@@ -84,14 +140,14 @@ def main():
                 ("new x300 PNG renders", 4, wrk(port, "new", 4, 10)),
                 ("overload: new renders", 64, wrk(port, "new", 64, 10))]
         rss = peak_rss(server.pid)
-        # /metrics scraped ten times a second (Prometheus scrapes every 15 s or so) under the cached load.
-        scraping = subprocess.Popen(["sh", "-c", f"while :; do curl -s -o /dev/null http://127.0.0.1:{port}/metrics; "
-                                                 "sleep 0.1; done"])
-        try:
-            rows.append(("cached, /metrics scraped 10/s", 64, wrk(port, "cached", 64, 10)))
-        finally:
-            scraping.kill()
-        rows.append(("cached x300 WebP spread, again", 64, wrk(port, "cached", 64, 10)))
+        # /metrics scraped ten times a second (Prometheus scrapes every 15 s or so) under the cached load, by
+        # one client on one kept-alive connection as Prometheus does, alternating with unscraped runs.
+        for _ in range(2):
+            rows.append(("cached x300 WebP spread, again", 64, wrk(port, "cached", 64, 10)))
+            with Scraper(port):
+                rows.append(("cached, /metrics scraped 10/s", 64, wrk(port, "cached", 64, 10)))
+        unsigned_cpu = cpu_per_request(server.pid, port, CACHED)
+        scrape_cpu = cpu_per_scrape(server.pid, port)
     finally:
         server.terminate()
         server.wait()
@@ -104,6 +160,7 @@ def main():
         port = int(re.search(r":(\d+)/", server.stdout.readline()).group(1))
         subprocess.run(["curl", "-sf", "-o", "/dev/null", f"http://127.0.0.1:{port}{signed}"], check=True)
         rows.append(("cached, signed URL", 64, wrk(port, "cached", 64, 10, cached=signed)))
+        signed_cpu = cpu_per_request(server.pid, port, signed)
     finally:
         server.terminate()
         server.wait()
@@ -116,10 +173,19 @@ def main():
               f"{answers} | {errors} |")
     print(f"new renders at 4 connections: {rows[1][2][0] / cli:.2f}x the CLI's spreads per second; "
           f"server peak RSS {rss:.0f} MiB (default 256 MiB cache)")
-    unsigned = (rows[0][2][0] + rows[4][2][0]) / 2
-    print(f"cached at 64 connections against the mean of the two unsigned runs ({unsigned:,.0f}/s): "
-          f"signed {rows[5][2][0] / unsigned:.2f}x, /metrics scraped 10/s {rows[3][2][0] / unsigned:.2f}x")
-
+    plain = [rate for label, _, (rate, *_) in rows if label.startswith("cached x300")]
+    scraped = [rate for label, _, (rate, *_) in rows if label.startswith("cached, /metrics")]
+    signed = next(rate for label, _, (rate, *_) in rows if label == "cached, signed URL")
+    unsigned = statistics.median(plain)
+    print(f"cached at 64 connections against the median of the {len(plain)} unsigned, unscraped runs ({unsigned:,.0f}/s): "
+          f"signed {signed / unsigned:.2f}x, /metrics scraped 10/s {statistics.median(scraped) / unsigned:.3f}x "
+          f"(median of {len(scraped)}, alternating)")
+    # Requests per second swing by a fifth within one run on a shared machine; CPU per request does not.
+    share = 10 * scrape_cpu / (10 * scrape_cpu + unsigned * unsigned_cpu)
+    print(f"server CPU per cached request: unsigned {unsigned_cpu:.1f} us, signed {signed_cpu:.1f} us "
+          f"({signed_cpu / unsigned_cpu:.2f}x); per /metrics answer {scrape_cpu:.0f} us, so scraping 10/s under "
+          f"{unsigned:,.0f} requests/s takes {100 * share:.3f} % of the server's CPU (Prometheus's usual 15 s interval: "
+          f"{100 * share / 150:.5f} %)")
 
 if __name__ == "__main__":
     main()
