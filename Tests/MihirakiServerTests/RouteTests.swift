@@ -24,6 +24,9 @@ struct RouteTests {
         try prepare(library)
         var options = ServerOptions(root: library.root)
         options.jobs = 2
+        // No time limit but the timeout test's own: in-process, a render's answer waits for Swift's cooperative
+        // threads, which the suites running beside it may hold for a long while on a busy machine.
+        options.timeoutSeconds = 3600
         configure(&options)
         try await body(library, InProcessClient(responder: try SpreadServer.responder(options)))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MihirakiTestSupport
 import Testing
 @testable import Mihiraki
@@ -7,11 +8,11 @@ import Testing
 /// stops once it has passed, and otherwise writes the same bytes.
 @Suite("Renders with a deadline", .tags(.library), .timeLimit(.minutes(2)))
 struct DeadlineTests {
-    /// Two large pages: a render of the cover spread takes long enough to be stopped half-way.
+    /// Two pages of 1,800 rows.
     static func largeBook() throws -> (TemporaryFolder, BookPlan) {
-        let (folder, book) = try flatBook([(2000, 3000, [200, 30, 30]), (2000, 3000, [30, 30, 200])])
+        let (folder, book) = try flatBook([(1200, 1800, [200, 30, 30]), (1200, 1800, [30, 30, 200])])
         var options = LayoutOptions()
-        options.size = .exact(width: 4000, height: 3000)
+        options.size = .exact(width: 2400, height: 1800)
         return (folder, try BookPlan(book: book, options: options))
     }
 
@@ -41,20 +42,18 @@ struct DeadlineTests {
         #expect(error?.description.contains("time limit") == true)
     }
 
-    @Test("A deadline passing mid-page stops the render at the next row, long before the page would end")
+    @Test("A deadline passing mid-page stops the render at the next decoded row")
     func passingStopsMidPage() throws {
         let (folder, plan) = try Self.largeBook()
         defer { folder.remove() }
-        // The cover spread: one page beside a blank, so only a row can stop it.
-        let clock = ContinuousClock()
-        let whole = try clock.measure { _ = try plan.renderSpread(at: 0) }
-        let start = ContinuousClock.now
-        let error = #expect(throws: MihirakiError.self) {
-            try plan.spreadFile(at: 0, deadline: start + whole / 10)
-        }
-        let stopped = ContinuousClock.now - start
+        // A deadline that turns past at its 100th question, counting every question.
+        let asked = Mutex(0)
+        let deadline = RenderDeadline { asked.withLock { $0 += 1; return $0 > 100 } }
+        // The cover spread: one 1,800-row page beside a blank, so only a row can stop it.
+        let error = #expect(throws: MihirakiError.self) { try plan.renderSpread(at: 0, observer: nil, deadline: deadline) }
         #expect(error?.code == .timedOut)
-        // Stopped near a tenth of the way: well before half of the whole render.
-        #expect(stopped < whole / 2, "stopped after \(stopped) of \(whole)")
+        #expect(asked.withLock { $0 } == 101, "stopped at the first question after it turned past")
+        // Without a deadline the same spread asks nothing and renders.
+        #expect(try plan.renderSpread(at: 0).width == 2400)
     }
 }

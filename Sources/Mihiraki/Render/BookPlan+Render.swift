@@ -30,7 +30,7 @@ extension BookPlan {
     /// - Throws: ``MihirakiError`` with code `.timedOut` past the deadline,
     ///   or naming a page that cannot be read or decoded.
     public func spreadFile(at index: Int, deadline: ContinuousClock.Instant) throws -> [UInt8] {
-        let image = try renderSpread(at: index, observer: nil, deadline: deadline)
+        let image = try renderSpread(at: index, observer: nil, deadline: .at(deadline))
         return try encode(image, path: entries[index].file)
     }
 
@@ -59,7 +59,7 @@ extension BookPlan {
 
     /// ``renderSpread(at:)``, telling `observer` where the time goes.
     package func renderSpread(at index: Int, observer: (any RenderObserver)?,
-                              deadline: ContinuousClock.Instant? = nil) throws -> PixelBuffer {
+                              deadline: RenderDeadline? = nil) throws -> PixelBuffer {
         precondition(entries.indices.contains(index), "spread index out of range")
         let timer = StageTimer(observer: observer, deadline: deadline)
         try timer.checkDeadline()

@@ -26,18 +26,31 @@ package protocol RenderObserver: Sendable {
     func stage(_ stage: RenderStage, took nanoseconds: UInt64)
 }
 
+/// When a render must stop: asked before each page and each decoded row.
+package struct RenderDeadline: Sendable {
+    /// Whether the render must stop now.
+    package let isPast: @Sendable () -> Bool
+
+    /// A deadline that says so itself (tests count the times it is asked).
+    package init(isPast: @escaping @Sendable () -> Bool) { self.isPast = isPast }
+
+    /// Past once the clock reaches `instant`.
+    package static func at(_ instant: ContinuousClock.Instant) -> RenderDeadline {
+        RenderDeadline { ContinuousClock.now >= instant }
+    }
+}
+
 /// Times stages for an optional observer (with none, no clock is read), and
 /// stops a render that has a deadline once it is past it.
 struct StageTimer: Sendable {
     let observer: (any RenderObserver)?
-    /// When the render must stop: checked before each page and each decoded row.
-    var deadline: ContinuousClock.Instant? = nil
+    var deadline: RenderDeadline? = nil
 
     /// Throws once the deadline has passed.
     /// - Throws: ``MihirakiError`` with code `.timedOut`.
     @inline(__always)
     func checkDeadline() throws {
-        if let deadline, ContinuousClock.now >= deadline {
+        if let deadline, deadline.isPast() {
             throw MihirakiError(.timedOut, "the render ran past its time limit and was stopped")
         }
     }
