@@ -13,7 +13,8 @@ as WebP pages, and the 400-page book as a CB7 against the same pages as a
 folder. Thumbnail rows (x300: PNG, WebP and JPEG at quality 85) compare with
 libvips writing the same format. Last, `mihiraki serve` under wrk
 (bench/server.py). BENCH_ONLY=library (or books, thumbs, webp, profile,
-scaling, compare, archive, server, memory, catalog, pairing, pdf; comma-separated) runs only those parts.
+scaling, compare, archive, server, memory, catalog, pairing, pdf, floor; comma-separated) runs only those parts.
+The floor part (also printed with thumbs) sets x300 PNG against its decode floor (bench/floor.py).
 The memory part measures the server's peak RSS under new renders of 40 Mpx pages at
 the largest canvas (bench/memory.py). The catalog part serves 100,000 one-page books (bench/catalog.py). The
 pdf part renders picture PDFs (img2pdf of the manga pages, 40 and 400) against their folders.
@@ -117,6 +118,29 @@ def profile(name, flags=()):
     print(f"- {name} {' '.join(flags)} (one worker): {line[len('profile: '):]}")
 
 
+def floor_bench():
+    """x300 PNG against its decode floor (bench/floor.py): the same pages
+    decoded at the same scales by libjpeg-turbo on two workers, nothing else.
+    Alternating runs; the ratio is the target of the thumbnail work."""
+    print(f"\nx300 PNG against the decode floor (median of {RUNS} alternating runs, 2 workers each)")
+    print("| book | Mihiraki (s) | floor (s) | Mihiraki / floor |")
+    print("|---|---|---|---|")
+    for name in ("manga", "comic"):
+        book = os.path.join(WORK, "corpus", name)
+        manifest = os.path.join(WORK, f"{name}-floor.json")
+        with open(manifest, "w") as f:
+            subprocess.run([MIHIRAKI, "plan", book, "--json", "--size", "x300"], stdout=f, check=True)
+        ours, floor = [], []
+        for _ in range(RUNS):
+            out = os.path.join(WORK, "out", "floor", name)
+            shutil.rmtree(out, ignore_errors=True)
+            ours.append(measure(tool_command("mihiraki", book, manifest, out, ["--size", "x300"]))[0])
+            floor.append(float(subprocess.run([sys.executable, os.path.join(HERE, "floor.py"), manifest, book, "1"],
+                                              capture_output=True, text=True, check=True).stdout))
+        mine, least = statistics.median(ours), statistics.median(floor)
+        print(f"| {name} | {mine:.3f} | {least:.3f} | {mine / least:.2f}x |")
+
+
 THUMBNAILS = [("png", []), ("webp", ["--format", "webp", "--quality", "85"]),
               ("jpeg", ["--format", "jpeg", "--quality", "85"])]
 
@@ -129,6 +153,7 @@ def thumbnails(tools):
     for name in ("manga", "comic"):
         for label, flags in THUMBNAILS:
             bench_book(name, tools, ["--size", "x300"] + flags, title=f" at x300, {label}")
+    floor_bench()
     print("\nMihiraki per-stage profile at x300, ms per spread:")
     for name in ("manga", "comic"):
         profile(name, ["--size", "x300"])
@@ -397,6 +422,8 @@ def main():
         library_bench()
     if "server" in parts:
         server_bench()
+    if "floor" in parts and "thumbs" not in parts:
+        floor_bench()
     if "memory" in parts:
         memory_bench()
     if "catalog" in parts:
