@@ -120,6 +120,27 @@ struct ShardCLITests {
         #expect(try tree(out) == tree(folder.path + "/clean"))
     }
 
+    @Test("A plain render opens each page twice, for its header and to draw it; the fingerprint takes that read's CRC")
+    func eachPageReadOnce() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let book = folder.path + "/book"
+        try FileManager.default.copyItem(atPath: Fixtures.sampleBook.path, toPath: book)
+        let trace = folder.path + "/trace"
+        let run = try runTool("/usr/bin/strace", ["-f", "-qq", "-e", "trace=openat", "-o", trace, try mihirakiPath(),
+                                                  "render", book, "-o", folder.path + "/out", "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let opened = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+            .filter { !$0.contains("ENOENT") }
+            .compactMap { line in line.split(separator: "\"").dropFirst().first.map(String.init) }
+        let pages = try FileManager.default.contentsOfDirectory(atPath: book).filter { $0.hasPrefix("page") }
+        #expect(pages.count == 12)
+        for page in pages { #expect(opened.filter { $0 == book + "/" + page }.count == 2, "\(page)") }
+        // The same fingerprint as a run that takes it first: an incremental run finds the book up to date.
+        let again = try mihiraki(["render", book, "-o", folder.path + "/out", "--incremental"])
+        #expect(again.status == 0 && again.stderr.contains("1 up to date"), "\(again.stderr)")
+    }
+
     @Test("kill -9 at any moment, then --incremental: byte-identical to a clean run, no temporaries")
     func killedAndResumed() throws {
         let folder = try TemporaryFolder()

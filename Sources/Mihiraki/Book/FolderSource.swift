@@ -1,4 +1,5 @@
 import MihirakiCodecs
+import Synchronization
 
 /// A book that is a folder on disk; sub-folders are walked.
 struct FolderSource: BookSource {
@@ -7,6 +8,10 @@ struct FolderSource: BookSource {
     /// path is outside it — a symbolic link out of the served tree — is
     /// skipped when listing and refused when read.
     var confinement: String? = nil
+    /// The size and CRC-32 of every file read whole, so the fingerprint
+    /// `render` writes after its spreads takes each page's from the read
+    /// that drew it instead of reading the folder a second time.
+    private let checksums = ReadChecksums()
 
     func listFiles() throws -> [String] {
         var files: [String] = []
@@ -32,7 +37,11 @@ struct FolderSource: BookSource {
         }
     }
 
-    func read(_ relativePath: String) throws -> [UInt8] { try FileSystem.read(try confined(relativePath)) }
+    func read(_ relativePath: String) throws -> [UInt8] {
+        let bytes = try FileSystem.read(try confined(relativePath))
+        checksums.record(relativePath, size: bytes.count, crc: crc32(bytes))
+        return bytes
+    }
 
     /// The file's path, after checking that it stays inside the confinement.
     private func confined(_ relativePath: String) throws -> String {
@@ -45,7 +54,10 @@ struct FolderSource: BookSource {
 
     func displayPath(_ relativePath: String) -> String { root + "/" + relativePath }
 
+    /// From the last read of the file when there was one (the bytes a page
+    /// was drawn from), else read now.
     func checksum(_ relativePath: String) throws -> (size: Int, crc: UInt32) {
+        if let known = checksums.recorded(relativePath) { return known }
         let bytes = try read(relativePath)
         return (bytes.count, crc32(bytes))
     }
@@ -53,4 +65,13 @@ struct FolderSource: BookSource {
     func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] {
         try FileSystem.readPrefix(try confined(relativePath), count: count)
     }
+}
+
+/// Checksums of files as they were read, shared by every copy of a source.
+final class ReadChecksums: Sendable {
+    private let files = Mutex<[String: (size: Int, crc: UInt32)]>([:])
+
+    func record(_ path: String, size: Int, crc: UInt32) { files.withLock { $0[path] = (size, crc) } }
+
+    func recorded(_ path: String) -> (size: Int, crc: UInt32)? { files.withLock { $0[path] } }
 }

@@ -73,19 +73,22 @@ public enum BookRenderer {
         }
         let timer = StageTimer(observer: observer)
         let refused = duplicateNameErrors(plans)
-        // Every book's fingerprint first (a pass over its bytes, or a ZIP's
-        // stored checksums), so an incremental run can skip it.
-        let fingerprints = ParallelMap.run(plans.count, jobs: options.jobs) { index in
-            Result { try Fingerprint.of(plans[index], run: options) }
-        }
+        // An incremental run takes every book's fingerprint first (a pass
+        // over its bytes, or a ZIP's stored checksums), so it can skip the
+        // books it already wrote. Otherwise a book's fingerprint is taken
+        // when its manifest is written, from the checksums of the reads
+        // that drew its pages: each page is read once.
+        let fingerprints: [Result<String, any Error>?] = options.incremental
+            ? ParallelMap.run(plans.count, jobs: options.jobs) { index in Result { try Fingerprint.of(plans[index], run: options) } }
+            : Array(repeating: nil, count: plans.count)
         let books = plans.indices.map { index in
             let plan = plans[index]
             let writer = BookWriter(plan: plan, folder: outputRoot + "/" + plan.book.outputName, options: options,
-                                    timer: timer, fingerprint: try? fingerprints[index].get())
+                                    timer: timer, fingerprint: try? fingerprints[index]?.get())
             let state = BookResults(plan: plan, writer: writer)
             if let error = refused[index] {
                 state.fail(error)
-            } else if case .failure(let error) = fingerprints[index] {
+            } else if case .failure(let error)? = fingerprints[index] {
                 state.fail(MihirakiError.from(error, path: plan.book.path))
             }
             return state

@@ -8,7 +8,8 @@ struct BookWriter: Sendable {
     let folder: String
     let options: RunOptions
     let timer: StageTimer
-    /// What the output depends on; recorded in the manifest.
+    /// What the output depends on, when it was taken before rendering
+    /// (`--incremental`); otherwise ``finish(tiles:)`` takes it.
     let fingerprint: String?
 
     /// Creates the folder and removes temporaries a killed run left in it.
@@ -48,7 +49,7 @@ struct BookWriter: Sendable {
             try FileSystem.writeAtomically(plan.encode(sheet, path: path), to: path)
         }
         var manifest = plan.manifest
-        manifest.fingerprint = fingerprint
+        manifest.fingerprint = try fingerprint ?? Fingerprint.of(plan, run: options)
         try FileSystem.writeAtomically(Array(manifest.json.utf8), to: folder + "/manifest.json")
         if options.incremental { removeSpreadsNoLongerProduced() }
     }
