@@ -4,7 +4,7 @@ of new renders at the largest canvas, against the bound docs/serve.md gives.
 
   memory.py MIHIRAKI WORKDIR
 
-Books of two 5000×8000 photographs (40 Mpx pages) as JPEG and PNG (decoded
+Books of two 5000×8000 pages (a page of the corpus's comic, enlarged to 40 Mpx) as JPEG and PNG (decoded
 row by row) and as WebP and JPEG XL (decoded whole). The server runs with
 --jobs 2 --cache-mb 64 --max-pixels 40000000; wrk asks, on 4 connections
 for 20 s, for 4096x4096 spreads in PNG, JPEG, WebP and AVIF, every request
@@ -46,8 +46,10 @@ def corpus():
     if os.path.isdir(os.path.join(ROOT, "jxl")):
         return
     from PIL import Image
-    source = "/usr/share/backgrounds/gnome/adwaita-l.webp"
-    photo = Image.open(source).convert("RGB").resize((5000, 8000))
+    # A colour page of the benchmark's comic, enlarged to 40 Mpx (bench/make_corpus.py made it).
+    comic = os.path.join(WORK, "corpus", "comic")
+    source = os.path.join(comic, sorted(f for f in os.listdir(comic) if f.endswith(".jpg"))[1])
+    photo = Image.open(source).convert("RGB").resize((5000, 8000), Image.LANCZOS)
     for book, ext in (("jpeg", "jpg"), ("png", "png"), ("webp", "webp"), ("jxl", "png")):
         os.makedirs(os.path.join(ROOT, book), exist_ok=True)
     for i, page in enumerate((photo, photo.transpose(Image.FLIP_LEFT_RIGHT)), start=1):
