@@ -32,7 +32,8 @@ let package = Package(
         // Every image library call lives here; setjmp/longjmp never leave C.
         .target(
             name: "CMihirakiCodecs",
-            linkerSettings: ["png16", "jpeg", "deflate", "webp", "webpdemux", "gif", "avif", "jxl", "archive", "lcms2"].map {
+            // libavif and libjxl are loaded when first needed (lazy_codecs.c), not linked.
+            linkerSettings: ["png16", "jpeg", "deflate", "webp", "webpdemux", "gif", "archive", "lcms2"].map {
                 .linkedLibrary($0)
             }
         ),

@@ -3,11 +3,9 @@
 // irot/imir transforms are reported for the caller to apply. One thread, so
 // the pixels never depend on scheduling. libavif reports errors by result
 // codes, never by jumping or exiting.
-#include "shim.h"
+#include "lazy_codecs.h"
 
 #include <stdlib.h>
-
-#include <avif/avif.h>
 
 struct mh_avif_reader {
     avifDecoder *decoder;
@@ -23,6 +21,7 @@ static void avif_error(mh_error *error, avifResult result, const avifDecoder *de
 
 mh_avif_reader *mh_avif_open(const void *data, size_t size, mh_avif_info *info, mh_error *error) {
     mh_set_error(error, MH_OK, "");
+    if (!mh_avif_load(error)) return NULL;
     mh_avif_reader *reader = calloc(1, sizeof *reader);
     if (reader == NULL || (reader->decoder = avifDecoderCreate()) == NULL) {
         free(reader);

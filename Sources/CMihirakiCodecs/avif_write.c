@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <avif/avif.h>
+#include "lazy_codecs.h"
 
 /// libaom's speed for spreads: 0 is slowest and smallest, 10 fastest.
 #define MH_AVIF_SPEED 8
@@ -17,7 +17,12 @@ static int fail(mh_error *error, avifResult result, const char *what) {
     return code;
 }
 
-int mh_avif_can_encode(void) { return avifCodecName(AVIF_CODEC_CHOICE_AUTO, AVIF_CODEC_FLAG_CAN_ENCODE) != NULL; }
+const char *mh_avif_unavailable(void) {
+    const char *problem = mh_avif_load_problem();
+    if (problem != NULL) return problem;
+    return avifCodecName(AVIF_CODEC_CHOICE_AUTO, AVIF_CODEC_FLAG_CAN_ENCODE) != NULL ? NULL
+                                                                                      : "this build's libavif has no AV1 encoder";
+}
 
 int mh_avif_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int quality,
                    int lossless, mh_buffer *out, mh_error *error) {
@@ -27,6 +32,7 @@ int mh_avif_encode(const void *pixels, uint32_t width, uint32_t height, size_t s
         mh_set_error(error, MH_ERR_USAGE, "AVIF is written from 1, 3 or 4 channels, quality 1-100");
         return MH_ERR_USAGE;
     }
+    if (!mh_avif_load(error)) return MH_ERR_UNSUPPORTED;
     int gray = channels == 1;
     avifPixelFormat format = gray ? AVIF_PIXEL_FORMAT_YUV400
                                   : (lossless ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420);

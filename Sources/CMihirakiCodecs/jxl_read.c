@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-#include <jxl/decode.h>
+#include "lazy_codecs.h"
 
 struct mh_jxl_reader {
     JxlDecoder *decoder;
@@ -38,6 +38,7 @@ static void read_profile(mh_jxl_reader *reader, mh_jxl_info *info) {
 
 mh_jxl_reader *mh_jxl_open(const void *data, size_t size, mh_jxl_info *info, mh_error *error) {
     mh_set_error(error, MH_OK, "");
+    if (!mh_jxl_load(error)) return NULL;
     mh_jxl_reader *reader = calloc(1, sizeof *reader);
     if (reader == NULL || (reader->decoder = JxlDecoderCreate(NULL)) == NULL) {
         free(reader);

@@ -16,5 +16,5 @@ extension SpreadFormat {
     public static let avif = SpreadFormat(
         rawValue: "avif", fileExtension: "avif", aliases: [], mimeType: "image/avif", hasAlpha: true,
         hasLosslessOption: true, writesGray: true, maximumSide: 65536, encoder: AVIFSpreadEncoder.self,
-        unavailable: { mh_avif_can_encode() == 0 ? "this build's libavif has no AV1 encoder" : nil })
+        unavailable: { mh_avif_unavailable().map { String(cString: $0) } })
 }

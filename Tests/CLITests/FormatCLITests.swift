@@ -73,6 +73,56 @@ struct FormatCLITests {
         #expect(grayMode == (format == "webp" ? "RGB" : "L"), "\(format): \(grayMode)")
     }
 
+    /// The shared libraries a command opened, from strace.
+    static func librariesOpened(_ arguments: [String], in folder: TemporaryFolder) throws -> (Run, [String]) {
+        let trace = folder.path + "/trace-\(arguments.count)-\(UInt32.random(in: 0...UInt32.max))"
+        let run = try runTool("/usr/bin/strace", ["-f", "-qq", "-e", "trace=openat", "-o", trace, try mihirakiPath()] + arguments)
+        let libraries = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+            .filter { !$0.contains("ENOENT") }
+            .compactMap { $0.split(separator: "\"").dropFirst().first.map(String.init) }
+            .filter { $0.contains(".so") }
+        return (run, libraries)
+    }
+
+    @Test("libavif and libjxl are loaded only when a page or the output needs them")
+    func optionalCodecsLoadedOnUse() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("avif/p1.avif", try Fixtures.bytes(Fixtures.testImages.appendingPathComponent("formats/icc.avif")))
+        try folder.write("jxl/p1.jxl", try Fixtures.bytes(Fixtures.testImages.appendingPathComponent("formats/gray.jxl")))
+        func loaded(_ arguments: [String]) throws -> (avif: Bool, jxl: Bool) {
+            let (run, libraries) = try Self.librariesOpened(arguments, in: folder)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            return (libraries.contains { $0.contains("libavif.so") }, libraries.contains { $0.contains("libjxl.so") })
+        }
+        let out = folder.path + "/out"
+        #expect(try loaded(["render", Fixtures.sampleBook.path, "-o", out + "1", "--quiet"]) == (false, false))
+        #expect(try loaded(["render", folder.path + "/avif", "-o", out + "2", "--quiet"]) == (true, false))
+        #expect(try loaded(["render", folder.path + "/jxl", "-o", out + "3", "--quiet"]) == (false, true))
+        #expect(try loaded(["render", Fixtures.sampleBook.path, "-o", out + "4", "--quiet", "--format", "avif",
+                            "--size", "x100"]) == (true, false))
+    }
+
+    @Test("Without libavif installed: an AVIF page and --format avif are one line naming the library; other books render")
+    func withoutLibavif() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("avif/p1.avif", try Fixtures.bytes(Fixtures.testImages.appendingPathComponent("formats/icc.avif")))
+        // A mount namespace where libavif's file is empty, as on a machine without the package.
+        let library = try FileManager.default.destinationOfSymbolicLink(atPath: "/usr/lib/x86_64-linux-gnu/libavif.so.15")
+        func withoutAVIF(_ arguments: [String]) throws -> Run {
+            try runTool("/usr/bin/unshare", ["-m", "/bin/sh", "-c",
+                "mount --bind /dev/null /usr/lib/x86_64-linux-gnu/\(library) && exec \"$@\"", "sh", try mihirakiPath()] + arguments)
+        }
+        let page = try withoutAVIF(["render", folder.path + "/avif", "-o", folder.path + "/out1"])
+        #expect(page.status == 1 && page.stderr.contains("avif/p1.avif: libavif.so.15 could not be loaded"), "\(page.stderr)")
+        let output = try withoutAVIF(["render", Fixtures.sampleBook.path, "-o", folder.path + "/out2", "--format", "avif"])
+        #expect(output.status == 2 && output.stderr.split(separator: "\n").count == 1
+                && output.stderr.contains("libavif.so.15 could not be loaded"), "\(output.stderr)")
+        let jpeg = try withoutAVIF(["render", Fixtures.sampleBook.path, "-o", folder.path + "/out3", "--quiet"])
+        #expect(jpeg.status == 0, "\(jpeg.stderr)")
+    }
+
     @Test("JPEG has no alpha: a transparent background is flattened onto --blank; PNG keeps it see-through")
     func jpegFlattensOntoBlank() throws {
         let folder = try TemporaryFolder()

@@ -224,9 +224,10 @@ int mh_jpeg_encode(const void *pixels, uint32_t width, uint32_t height, size_t s
 int mh_webp_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int quality,
                    int lossless, mh_buffer *out, mh_error *error);
 /// Encodes gray (1), RGB (3) or straight RGBA (4) as AVIF, lossy at `quality`
-/// or lossless, single-threaded, tagged sRGB. `mh_avif_can_encode` says
-/// whether libavif was built with an AV1 encoder.
-int mh_avif_can_encode(void);
+/// or lossless, single-threaded, tagged sRGB. `mh_avif_unavailable` says
+/// why AVIF cannot be written (libavif not installed, or built without an
+/// AV1 encoder), or returns NULL when it can.
+const char *mh_avif_unavailable(void);
 int mh_avif_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int quality,
                    int lossless, mh_buffer *out, mh_error *error);
 
