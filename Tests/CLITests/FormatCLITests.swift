@@ -73,17 +73,6 @@ struct FormatCLITests {
         #expect(grayMode == (format == "webp" ? "RGB" : "L"), "\(format): \(grayMode)")
     }
 
-    /// The shared libraries a command opened, from strace.
-    static func librariesOpened(_ arguments: [String], in folder: TemporaryFolder) throws -> (Run, [String]) {
-        let trace = folder.path + "/trace-\(arguments.count)-\(UInt32.random(in: 0...UInt32.max))"
-        let run = try runTool("/usr/bin/strace", ["-f", "-qq", "-e", "trace=openat", "-o", trace, try mihirakiPath()] + arguments)
-        let libraries = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
-            .filter { !$0.contains("ENOENT") }
-            .compactMap { $0.split(separator: "\"").dropFirst().first.map(String.init) }
-            .filter { $0.contains(".so") }
-        return (run, libraries)
-    }
-
     @Test("libavif and libjxl are loaded only when a page or the output needs them")
     func optionalCodecsLoadedOnUse() throws {
         let folder = try TemporaryFolder()
@@ -91,7 +80,7 @@ struct FormatCLITests {
         try folder.write("avif/p1.avif", try Fixtures.bytes(Fixtures.testImages.appendingPathComponent("formats/icc.avif")))
         try folder.write("jxl/p1.jxl", try Fixtures.bytes(Fixtures.testImages.appendingPathComponent("formats/gray.jxl")))
         func loaded(_ arguments: [String]) throws -> (avif: Bool, jxl: Bool) {
-            let (run, libraries) = try Self.librariesOpened(arguments, in: folder)
+            let (run, libraries) = try mihirakiOpening(arguments, trace: folder.path + "/trace")
             #expect(run.status == 0, "\(arguments): \(run.stderr)")
             return (libraries.contains { $0.contains("libavif.so") }, libraries.contains { $0.contains("libjxl.so") })
         }

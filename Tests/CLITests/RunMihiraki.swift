@@ -16,6 +16,16 @@ func mihiraki(_ arguments: [String], environment: [String: String] = [:]) throws
     try runTool(try mihirakiPath(), arguments, environment: environment)
 }
 
+/// Runs `mihiraki` under strace and returns every path it opened (not the
+/// ones that did not exist), in order; `trace` is where strace writes.
+func mihirakiOpening(_ arguments: [String], trace: String) throws -> (run: Run, opened: [String]) {
+    let run = try runTool("/usr/bin/strace", ["-f", "-qq", "-e", "trace=openat", "-o", trace, try mihirakiPath()] + arguments)
+    let opened = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        .filter { !$0.contains("ENOENT") }
+        .compactMap { $0.split(separator: "\"").dropFirst().first.map(String.init) }
+    return (run, opened)
+}
+
 /// Starts the built `mihiraki` without waiting for it.
 func startMihiraki(_ arguments: [String]) throws -> Process {
     let process = Process()

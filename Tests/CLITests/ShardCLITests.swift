@@ -126,13 +126,9 @@ struct ShardCLITests {
         defer { folder.remove() }
         let book = folder.path + "/book"
         try FileManager.default.copyItem(atPath: Fixtures.sampleBook.path, toPath: book)
-        let trace = folder.path + "/trace"
-        let run = try runTool("/usr/bin/strace", ["-f", "-qq", "-e", "trace=openat", "-o", trace, try mihirakiPath(),
-                                                  "render", book, "-o", folder.path + "/out", "--quiet"])
+        let (run, opened) = try mihirakiOpening(["render", book, "-o", folder.path + "/out", "--quiet"],
+                                                trace: folder.path + "/trace")
         #expect(run.status == 0, "\(run.stderr)")
-        let opened = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
-            .filter { !$0.contains("ENOENT") }
-            .compactMap { line in line.split(separator: "\"").dropFirst().first.map(String.init) }
         let pages = try FileManager.default.contentsOfDirectory(atPath: book).filter { $0.hasPrefix("page") }
         #expect(pages.count == 12)
         for page in pages { #expect(opened.filter { $0 == book + "/" + page }.count == 2, "\(page)") }
