@@ -23,6 +23,11 @@ final class BookCatalog: Sendable {
         /// The path on disk.
         var path: String
         var isArchive: Bool
+        /// What `/api/books` calls it: `folder`, or the book file's kind by its
+        /// name (`epub`, `pdf`, `zip`, `rar`, `7z`, `tar`), as the scan reads no file.
+        var kind: String {
+            isArchive ? (BookKind.of(name: path).map { $0.name.lowercased() } ?? "archive") : "folder"
+        }
         /// Changes whenever a file of the book changes size or time; taken
         /// when the book is asked for (``book(_:)``), empty in the list.
         var signature = ""

@@ -27,7 +27,7 @@ enum Routes {
             let (offset, limit) = try page(parameters(request))
             let all = service.catalog.books
             let books = all.dropFirst(offset).prefix(limit).map { entry in
-                ["id": entry.id, "kind": entry.isArchive ? "archive" : "folder",
+                ["id": entry.id, "kind": entry.kind,
                  "url": "/api/books/" + BookID.encode(entry.id)]
             }
             return json(["books": Array(books), "total": all.count, "offset": offset, "limit": limit])

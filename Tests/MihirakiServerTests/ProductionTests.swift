@@ -62,6 +62,20 @@ struct ProductionTests {
         }
     }
 
+    @Test("The book list names each book's kind: folder, or the book file's kind by its name (epub, pdf, zip)")
+    func kinds() async throws {
+        try await RouteTests.withApp(prepare: { library in
+            for (source, name) in [("epub/novel.epub", "novel.epub"), ("pdf/img2pdf.pdf", "scan.pdf")] {
+                try FileManager.default.copyItem(atPath: Fixtures.testImages.path + "/" + source, toPath: library.root + "/" + name)
+            }
+        }) { _, client in
+            let books = Self.json(try await RouteTests.get(client, "/api/books"))["books"] as? [[String: String]] ?? []
+            let kinds = Dictionary(uniqueKeysWithValues: books.map { ($0["id"]!, $0["kind"]!) })
+            #expect(kinds["novel.epub"] == "epub" && kinds["scan.pdf"] == "pdf" && kinds["manga.cbz"] == "zip", "\(kinds)")
+            #expect(kinds["Series A/vol1"] == "folder" && kinds["broken"] == "folder", "\(kinds)")
+        }
+    }
+
     @Test("/metrics: requests by route and status, the duration histogram, cache hits and misses, books, in Prometheus text")
     func metrics() async throws {
         try await RouteTests.withApp { _, client in

@@ -34,7 +34,11 @@ package struct BookKind: Sendable {
     /// The kind the first bytes say; the name decides only when the bytes say
     /// nothing Mihiraki knows (a `.cbz` that is really 7z is read as 7z).
     static func of(head: [UInt8], name: String) -> BookKind? {
-        if let kind = all.first(where: { $0.signatures.contains { $0.matches(head) } }) { return kind }
+        all.first { $0.signatures.contains { $0.matches(head) } } ?? of(name: name)
+    }
+
+    /// The kind a file's name says (`vol1.cbz`: ZIP), without reading it; `nil` for other names.
+    package static func of(name: String) -> BookKind? {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         let ext = name[name.index(after: dot)...].lowercased()
         return all.first { $0.extensions.contains(ext) }
