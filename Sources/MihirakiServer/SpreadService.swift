@@ -101,7 +101,7 @@ final class SpreadService: Sendable {
     }
 
     /// When a request accepted now must be answered (`--timeout`).
-    private func deadline() -> ContinuousClock.Instant { .now + .milliseconds(Int64(options.timeoutSeconds * 1000)) }
+    private func deadline() -> ContinuousClock.Instant { .now + .seconds(options.timeoutSeconds) }
 
     /// The book's base plan with its pages' edges read (`pairing=auto`).
     /// Past the deadline the request is answered 504, but the reading runs

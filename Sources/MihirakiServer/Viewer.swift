@@ -95,7 +95,7 @@ enum Viewer {
     function readHash() {
       const params = new URLSearchParams(location.hash.slice(1));
       const number = (name) => { const n = parseInt(params.get(name) || "", 10); return n >= 1 ? n : null; };
-      // spread=N is what links made before the position was a page; it is read once, in the layout it meant.
+      // spread=N is what links made before the position was a page; it is read once, as a spread of the layout the window opens in.
       return { book: params.get("book"), page: number("page"), spread: number("spread"),
                pairing: params.get("pairing") === "auto" ? "auto" : "static" };
     }
@@ -188,13 +188,9 @@ enum Viewer {
         state.spreads = manifest.spreads.map((s) => s.slots.map((slot) => slot.page).filter((p) => p !== null));
         state.direction = manifest.direction;
         document.body.dataset.direction = manifest.direction;
-        state.page = page;
-        if (spread) {
-          state.page = 0;
-          show(spread);
-        } else {
-          show(spreadOf(page));
-        }
+        // An old link's spread shows its first page.
+        state.page = spread ? 0 : page;
+        show(spread || spreadOf(page));
       } catch (error) {
         nothingToShow(String(error.message || error));
       }

@@ -37,10 +37,14 @@ struct FolderSource: BookSource {
         }
     }
 
-    func read(_ relativePath: String) throws -> [UInt8] {
+    func read(_ relativePath: String) throws -> [UInt8] { try readRecorded(relativePath).bytes }
+
+    /// Reads a file whole and records its checksum.
+    private func readRecorded(_ relativePath: String) throws -> (bytes: [UInt8], checksum: (size: Int, crc: UInt32)) {
         let bytes = try FileSystem.read(try confined(relativePath))
-        checksums.record(relativePath, size: bytes.count, crc: crc32(bytes))
-        return bytes
+        let checksum = (size: bytes.count, crc: crc32(bytes))
+        checksums.record(relativePath, size: checksum.size, crc: checksum.crc)
+        return (bytes, checksum)
     }
 
     /// The file's path, after checking that it stays inside the confinement.
@@ -57,9 +61,7 @@ struct FolderSource: BookSource {
     /// From the last read of the file when there was one (the bytes a page
     /// was drawn from), else read now.
     func checksum(_ relativePath: String) throws -> (size: Int, crc: UInt32) {
-        if let known = checksums.recorded(relativePath) { return known }
-        let bytes = try read(relativePath)
-        return (bytes.count, crc32(bytes))
+        try checksums.recorded(relativePath) ?? readRecorded(relativePath).checksum
     }
 
     func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] {
