@@ -1,5 +1,8 @@
 #include "CMihirakiProcess.h"
 
+// Any C library header first: glibc defines __GLIBC__ in them, and the test
+// below would otherwise see it undefined and compile the settings away.
+#include <stdlib.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif

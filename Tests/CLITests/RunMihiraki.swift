@@ -16,12 +16,19 @@ func mihiraki(_ arguments: [String], environment: [String: String] = [:]) throws
     try runTool(try mihirakiPath(), arguments, environment: environment)
 }
 
+/// Runs `mihiraki` under strace, tracing the system calls `calls` (strace's
+/// `trace=` list) in every thread, and returns the trace's lines; `trace` is
+/// where strace writes.
+func mihirakiTraced(_ arguments: [String], calls: String, trace: String) throws -> (run: Run, lines: [Substring]) {
+    let run = try runTool("/usr/bin/strace", ["-f", "-qq", "-e", "trace=\(calls)", "-o", trace, try mihirakiPath()] + arguments)
+    return (run, try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n"))
+}
+
 /// Runs `mihiraki` under strace and returns every path it opened (not the
 /// ones that did not exist), in order; `trace` is where strace writes.
 func mihirakiOpening(_ arguments: [String], trace: String) throws -> (run: Run, opened: [String]) {
-    let run = try runTool("/usr/bin/strace", ["-f", "-qq", "-e", "trace=openat", "-o", trace, try mihirakiPath()] + arguments)
-    let opened = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
-        .filter { !$0.contains("ENOENT") }
+    let (run, lines) = try mihirakiTraced(arguments, calls: "openat", trace: trace)
+    let opened = lines.filter { !$0.contains("ENOENT") }
         .compactMap { $0.split(separator: "\"").dropFirst().first.map(String.init) }
     return (run, opened)
 }
