@@ -11,8 +11,9 @@ a library of 200 small books rendered in full, then again with --incremental
 (nothing changed, then one book changed). The manga book is also benchmarked
 as WebP pages, and the 400-page book as a CB7 against the same pages as a
 folder. Thumbnail rows (x300: PNG, WebP and JPEG at quality 85) compare with
-libvips writing the same format. Last, `mihiraki serve` under wrk
-(bench/server.py). BENCH_ONLY=library (or books, thumbs, webp, profile,
+libvips writing the same format. The books are also written with
+`--compression fast` (the fast part) against libvips's default. Last, `mihiraki serve` under wrk
+(bench/server.py). BENCH_ONLY=library (or books, fast, thumbs, webp, profile,
 scaling, compare, archive, server, memory, catalog, pairing, pdf, floor; comma-separated) runs only those parts.
 The floor part (also printed with thumbs) sets x300 PNG against its decode floor (bench/floor.py).
 The memory part measures the server's peak RSS under new renders of 40 Mpx pages at
@@ -403,6 +404,10 @@ def main():
     if "books" in parts:
         for name in ("manga", "comic"):
             bench_book(name, tools)
+    if "fast" in parts or "books" in parts:
+        # The fast PNG writer against libvips at its default (compression 6), bytes included.
+        for name in ("manga", "comic"):
+            bench_book(name, ["mihiraki", "vips"], ["--compression", "fast"], title=" with --compression fast")
     if "webp" in parts or "books" in parts:
         webp_corpus()
         bench_book("manga-webp", tools)

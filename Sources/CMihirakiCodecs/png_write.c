@@ -2,17 +2,16 @@
 // one call by libdeflate (several times faster than zlib at the same size),
 // chunks written by hand. Output is a plain, standard PNG: 8-bit, one IDAT,
 // no ancillary chunks, so it is byte-identical for identical input.
-#include "shim.h"
+#include "png_write.h"
 
 #include <libdeflate.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/// Filters one row with `type` into `out` (without the type byte). Every
-/// predictor reads original pixels only, so each loop is independent per
-/// byte and the compiler vectorises it.
-static void filter_row(int type, const uint8_t *restrict row, const uint8_t *restrict prior, size_t n, int bpp,
+// Every predictor reads original pixels only, so each loop is independent
+// per byte.
+void mh_png_filter_row(int type, const uint8_t *restrict row, const uint8_t *restrict prior, size_t n, int bpp,
                        uint8_t *restrict out) {
     size_t lead = (size_t)bpp < n ? (size_t)bpp : n;
     switch (type) {
@@ -53,8 +52,7 @@ static void filter_row(int type, const uint8_t *restrict row, const uint8_t *res
     }
 }
 
-/// Sum of |signed residuals|: the usual estimate of how well a row deflates.
-static unsigned long residual_cost(const uint8_t *residuals, size_t n) {
+unsigned long mh_png_residual_cost(const uint8_t *residuals, size_t n) {
     unsigned long cost = 0;
     for (size_t i = 0; i < n; i++) {
         int8_t r = (int8_t)residuals[i];
@@ -88,7 +86,7 @@ static mh_png_filter choose_filter(const uint8_t *base, uint32_t width, uint32_t
             for (uint32_t k = 0; k < run && y + k < height; k++) {
                 const uint8_t *row = base + (size_t)(y + k) * stride;
                 const uint8_t *prior = y + k ? row - stride : NULL;
-                filter_row(type, row, prior, row_bytes, channels, scratch + at);
+                mh_png_filter_row(type, row, prior, row_bytes, channels, scratch + at);
                 at += row_bytes;
             }
         }
@@ -99,30 +97,72 @@ static mh_png_filter choose_filter(const uint8_t *base, uint32_t width, uint32_t
     return best;
 }
 
+int mh_png_filter_adaptive_row(const uint8_t *row, const uint8_t *prior, size_t n, int bpp, uint8_t *out,
+                               uint8_t *trial) {
+    int best_type = MH_PNG_FILTER_NONE;
+    mh_png_filter_row(MH_PNG_FILTER_NONE, row, prior, n, bpp, out);
+    unsigned long best_cost = mh_png_residual_cost(out, n);
+    for (int type = MH_PNG_FILTER_SUB; type <= MH_PNG_FILTER_PAETH; type++) {
+        mh_png_filter_row(type, row, prior, n, bpp, trial);
+        unsigned long cost = mh_png_residual_cost(trial, n);
+        if (cost < best_cost) {
+            best_cost = cost;
+            best_type = type;
+            memcpy(out, trial, n);
+        }
+    }
+    return best_type;
+}
+
 static void put32(uint8_t *p, uint32_t v) {
     p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
 }
 
-static size_t write_chunk(uint8_t *dst, const char *type, const uint8_t *data, size_t length) {
+/// Writes a chunk's length, type and CRC around `length` bytes already at `dst + 8`.
+static size_t frame_chunk(uint8_t *dst, const char *type, size_t length) {
     put32(dst, (uint32_t)length);
     memcpy(dst + 4, type, 4);
-    if (length) memmove(dst + 8, data, length);
     uint32_t crc = libdeflate_crc32(0, dst + 4, length + 4);
     put32(dst + 8 + length, crc);
     return length + 12;
 }
 
-int mh_png_encode_deflate(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels,
-                          int level, mh_png_filter filter, mh_buffer *out, mh_error *error) {
+int mh_png_start(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int settings_valid,
+                 mh_buffer *out, mh_error *error) {
     mh_set_error(error, MH_OK, "");
     if (pixels == NULL || out == NULL || channels < 1 || channels > 4 || width == 0 || height == 0 ||
-        stride < (size_t)width * (size_t)channels || level < 0 || level > 12 || filter < MH_PNG_FILTER_NONE || filter > MH_PNG_FILTER_SAMPLED ||
-        width > 0x7FFFFFFF || height > 0x7FFFFFFF) {
+        stride < (size_t)width * (size_t)channels || width > 0x7FFFFFFF || height > 0x7FFFFFFF || !settings_valid) {
         mh_set_error(error, MH_ERR_USAGE, "invalid image for PNG encoding");
-        return MH_ERR_USAGE;
+        return 0;
     }
     out->data = NULL;
     out->size = out->capacity = 0;
+    return 1;
+}
+
+size_t mh_png_begin(uint8_t *png, uint32_t width, uint32_t height, int channels) {
+    static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+    static const uint8_t color_types[5] = {0, 0, 4, 2, 6};
+    memcpy(png, signature, 8);
+    uint8_t *ihdr = png + 16;
+    put32(ihdr, width);
+    put32(ihdr + 4, height);
+    ihdr[8] = 8;
+    ihdr[9] = color_types[channels];
+    ihdr[10] = ihdr[11] = ihdr[12] = 0;
+    return 8 + frame_chunk(png + 8, "IHDR", 13);
+}
+
+size_t mh_png_end(uint8_t *png, size_t at, size_t length) {
+    at += frame_chunk(png + at, "IDAT", length);
+    return at + frame_chunk(png + at, "IEND", 0);
+}
+
+int mh_png_encode_deflate(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels,
+                          int level, mh_png_filter filter, mh_buffer *out, mh_error *error) {
+    if (!mh_png_start(pixels, width, height, stride, channels, level >= 0 && level <= 12 &&
+                      filter >= MH_PNG_FILTER_NONE && filter <= MH_PNG_FILTER_SAMPLED, out, error))
+        return MH_ERR_USAGE;
     const size_t row_bytes = (size_t)width * (size_t)channels;
     const size_t filtered_size = (row_bytes + 1) * (size_t)height;
     uint8_t *filtered = malloc(filtered_size);
@@ -142,28 +182,15 @@ int mh_png_encode_deflate(const void *pixels, uint32_t width, uint32_t height, s
         uint8_t *dst = filtered + (size_t)y * (row_bytes + 1);
         if (filter != MH_PNG_FILTER_ADAPTIVE) {
             dst[0] = (uint8_t)filter;
-            filter_row(filter, row, prior, row_bytes, channels, dst + 1);
+            mh_png_filter_row(filter, row, prior, row_bytes, channels, dst + 1);
             continue;
         }
-        // Adaptive: the filter with the smallest residual sum, ties to the lower type.
-        int best_type = MH_PNG_FILTER_NONE;
-        filter_row(MH_PNG_FILTER_NONE, row, prior, row_bytes, channels, dst + 1);
-        unsigned long best_cost = residual_cost(dst + 1, row_bytes);
-        for (int type = MH_PNG_FILTER_SUB; type <= MH_PNG_FILTER_PAETH; type++) {
-            filter_row(type, row, prior, row_bytes, channels, trial);
-            unsigned long cost = residual_cost(trial, row_bytes);
-            if (cost < best_cost) {
-                best_cost = cost;
-                best_type = type;
-                memcpy(dst + 1, trial, row_bytes);
-            }
-        }
-        dst[0] = (uint8_t)best_type;
+        dst[0] = (uint8_t)mh_png_filter_adaptive_row(row, prior, row_bytes, channels, dst + 1, trial);
     }
     free(trial);
 
     size_t bound = libdeflate_zlib_compress_bound(compressor, filtered_size);
-    size_t total = 8 + 25 + (bound + 12) + 12;
+    size_t total = MH_PNG_FRAME_BYTES + bound;
     uint8_t *png = malloc(total);
     if (png == NULL) {
         free(filtered);
@@ -171,16 +198,7 @@ int mh_png_encode_deflate(const void *pixels, uint32_t width, uint32_t height, s
         mh_set_error(error, MH_ERR_NOMEM, "out of memory");
         return MH_ERR_NOMEM;
     }
-    static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
-    static const uint8_t color_types[5] = {0, 0, 4, 2, 6};
-    memcpy(png, signature, 8);
-    uint8_t ihdr[13];
-    put32(ihdr, width);
-    put32(ihdr + 4, height);
-    ihdr[8] = 8;
-    ihdr[9] = color_types[channels];
-    ihdr[10] = ihdr[11] = ihdr[12] = 0;
-    size_t at = 8 + write_chunk(png + 8, "IHDR", ihdr, 13);
+    size_t at = mh_png_begin(png, width, height, channels);
     // Deflate straight into the IDAT chunk's data area.
     size_t compressed = libdeflate_zlib_compress(compressor, filtered, filtered_size, png + at + 8, bound);
     free(filtered);
@@ -190,8 +208,7 @@ int mh_png_encode_deflate(const void *pixels, uint32_t width, uint32_t height, s
         mh_set_error(error, MH_ERR_NOMEM, "deflate output did not fit its bound");
         return MH_ERR_NOMEM;
     }
-    at += write_chunk(png + at, "IDAT", png + at + 8, compressed);
-    at += write_chunk(png + at, "IEND", NULL, 0);
+    at = mh_png_end(png, at, compressed);
     out->data = png;
     out->size = at;
     out->capacity = total;

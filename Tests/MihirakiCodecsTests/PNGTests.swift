@@ -75,6 +75,86 @@ struct PNGTests {
         }
     }
 
+    /// Images that reach every branch of the fast writer: rows narrower and
+    /// wider than a vector, every pixel size, runs of zero residuals of every
+    /// length around the run threshold and the 258-byte match limit, noise
+    /// (stored), flat paper with text-like strokes (runs), ramps (Paeth,
+    /// Average).
+    static func fastWriterImages() -> [(name: String, image: PixelBuffer)] {
+        var images: [(String, PixelBuffer)] = []
+        var state: UInt32 = 7
+        func random() -> UInt8 {
+            state = state &* 1_103_515_245 &+ 12345
+            return UInt8(truncatingIfNeeded: state >> 16)
+        }
+        for (w, h) in [(1, 1), (3, 2), (5, 7), (15, 3), (16, 4), (17, 5), (31, 9), (33, 8), (64, 16), (100, 21), (700, 6)] {
+            for c in 1...4 {
+                var noise = PixelBuffer(width: w, height: h, channels: c)
+                for i in noise.pixels.indices { noise.pixels[i] = random() }
+                images.append(("noise \(w)×\(h)×\(c)", noise))
+                var ramp = PixelBuffer(width: w, height: h, channels: c)
+                for i in ramp.pixels.indices { ramp.pixels[i] = UInt8(truncatingIfNeeded: (i % (w * c)) * 3 + (i / (w * c)) * 5 + Int(random() >> 6)) }
+                images.append(("ramp \(w)×\(h)×\(c)", ramp))
+                var paper = PixelBuffer(width: w, height: h, channels: c)
+                for i in paper.pixels.indices {
+                    // White with short and long strokes: zero runs of 1 to hundreds of bytes.
+                    let x = (i % (w * c)) / c, y = i / (w * c)
+                    let stroke = (x * 7 + y * 3) % 263 < Int(random() % 9) || (x + y) % 97 == 0
+                    paper.pixels[i] = stroke ? UInt8(random() % 64) : 250
+                }
+                images.append(("paper \(w)×\(h)×\(c)", paper))
+            }
+        }
+        // Exact run lengths around the threshold (4) and the match limit (258), in one row.
+        for length in [1, 2, 3, 4, 5, 6, 257, 258, 259, 260, 261, 262, 516, 517, 518, 1000] {
+            var row = PixelBuffer(width: length + 40, height: 3, channels: 1)
+            for x in 0..<row.width { row.pixels[x] = x < 20 || x >= 20 + length ? random() : 0 }
+            for y in 1..<3 { for x in 0..<row.width { row.pixels[y * row.width + x] = UInt8(truncatingIfNeeded: x * y) } }
+            images.append(("zero run \(length)", row))
+        }
+        var wide = PixelBuffer(width: 90, height: 11, channels: 3)
+        for i in wide.pixels.indices { wide.pixels[i] = UInt8(truncatingIfNeeded: i / 7) }
+        images.append(("white", Fixtures.solid(width: 300, height: 200, [255, 255, 255])))
+        images.append(("gradient", wide))
+        return images
+    }
+
+    @Test("The fast writer: SIMD and scalar give the same bytes, and libpng reads back exactly what was written")
+    func fastWriter() throws {
+        var stored = 0, dynamic = 0
+        for (name, image) in Self.fastWriterImages() {
+            let png = try PNGEncoder.encodeFast(image, reference: false)
+            #expect(png == (try PNGEncoder.encodeFast(image, reference: true)), "\(name): SIMD and scalar bytes differ")
+            #expect(try PageDecoder.open(png) { try $0.readAll() } == image, "\(name)")
+            #expect(try PageDecoder.decodePlainPNG(png, maxPixels: .max) == image, "\(name)")
+            #expect(png == (try PNGEncoder.encode(image, compression: .fast)))
+            // The first block's type, after the zlib header at byte 33 + 8 + 2: 00 stored, 10 dynamic.
+            switch (png[43] >> 1) & 3 {
+            case 0: stored += 1
+            case 2: dynamic += 1
+            default: Issue.record("\(name): block type \(png[43] >> 1 & 3)")
+            }
+        }
+        #expect(stored >= 10 && dynamic >= 10, "stored \(stored), dynamic \(dynamic)")
+    }
+
+    @Test("The fast writer stays close to the default's size on paper and never grows noise past stored bytes")
+    func fastWriterSize() throws {
+        var paper = PixelBuffer(width: 600, height: 400, channels: 1)
+        for y in 0..<400 { for x in 0..<600 { paper.pixels[y * 600 + x] = (x / 4 + y / 6) % 11 == 0 ? 30 : 245 } }
+        let fast = try PNGEncoder.encode(paper, compression: .fast).count
+        let standard = try PNGEncoder.encode(paper, compression: .default).count
+        #expect(fast < 600 * 401 / 8, "zero runs must cost far less than a byte each: \(fast)")
+        #expect(Double(fast) < Double(standard) * 4, "\(fast) against \(standard)")
+        var noise = PixelBuffer(width: 500, height: 300, channels: 3)
+        var state: UInt64 = 1
+        for i in noise.pixels.indices { state = state &* 6364136223846793005 &+ 1; noise.pixels[i] = UInt8(state >> 56) }
+        let stored = try PNGEncoder.encode(noise, compression: .fast).count
+        // Stored blocks cost 5 bytes in 65,535; the frame 57 bytes and the zlib wrapper 6.
+        let rows = 300 * (500 * 3 + 1)
+        #expect(stored == 57 + 6 + rows + 5 * ((rows + 65534) / 65535))
+    }
+
     @Test("Encoding is deterministic and writes no time stamp")
     func deterministic() throws {
         let image = Fixtures.solid(width: 50, height: 40, [1, 2, 3])

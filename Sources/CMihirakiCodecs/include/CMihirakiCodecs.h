@@ -215,6 +215,13 @@ typedef enum mh_png_filter {
 int mh_png_encode_deflate(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels,
                           int level, mh_png_filter filter, mh_buffer *out, mh_error *error);
 
+/// Encodes 8-bit samples as PNG without an LZ77 search (`--compression
+/// fast`): per-row filters chosen with SSE2, one deflate block with Huffman
+/// codes built for the image and runs of zero residuals as distance-1
+/// matches. `reference` nonzero takes the scalar path, which gives the same bytes.
+int mh_png_encode_fast(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels,
+                       int reference, mh_buffer *out, mh_error *error);
+
 /// Encodes 8-bit gray (1 channel) or RGB (3) as baseline JPEG at `quality`
 /// (1–100): optimised Huffman tables, 4:2:0 chroma, integer DCT.
 int mh_jpeg_encode(const void *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int quality,
