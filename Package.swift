@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "MihirakiRaster", dependencies: ["CMihirakiKernels"]),
         // Swift faces of the decoders and the PNG encoder.
         .target(name: "MihirakiCodecs", dependencies: [
-            "CMihirakiCodecs", "MihirakiRaster",
+            "CMihirakiCodecs", "CMihirakiKernels", "MihirakiRaster",
             .target(name: "CMihirakiPoppler", condition: .when(traits: ["Poppler"])),
         ]),
         // The library's front door: books, plans, rendering, comparison. Only its

@@ -141,3 +141,20 @@ void mh_resample_row(const uint8_t *in, int channels, const int32_t *starts, con
         }
     }
 }
+
+int mh_compact_if_gray(uint8_t *pixels, size_t count, int channels) {
+    if (channels != 3 && channels != 4) return 0;
+    const uint8_t alpha = channels == 4 ? 255 : 0;
+    // Differences accumulated over 4,096 pixels at a time: no branch per pixel, an early end for colour.
+    for (size_t start = 0; start < count; start += 4096) {
+        const size_t end = count - start < 4096 ? count : start + 4096;
+        unsigned differs = 0;
+        for (size_t i = start; i < end; i++) {
+            const uint8_t *p = pixels + i * (size_t)channels;
+            differs |= (unsigned)(p[0] ^ p[1]) | (unsigned)(p[1] ^ p[2]) | (channels == 4 ? (unsigned)(p[3] ^ alpha) : 0u);
+        }
+        if (differs) return 0;
+    }
+    for (size_t i = 0; i < count; i++) pixels[i] = pixels[i * (size_t)channels];
+    return 1;
+}

@@ -1,4 +1,5 @@
 import CMihirakiCodecs
+import CMihirakiKernels
 import MihirakiRaster
 
 /// What a page's header says, read without decoding any pixels.
@@ -11,6 +12,10 @@ public struct PageHeader: Hashable, Sendable {
     package var orientation: Int
     /// True when the decoded samples will be gray (with or without alpha).
     package var isGray: Bool
+    /// The header cannot say whether the picture is gray, and a decode can:
+    /// a format decoded whole (WebP, AVIF, JPEG XL, GIF), whose rows come as
+    /// gray when the decoded picture is.
+    package var grayOnceDecoded = false
 
     /// Width as displayed, after the EXIF orientation is applied.
     package var width: Int { ExifOrientation.swapsAxes(orientation) ? storedHeight : storedWidth }
@@ -93,18 +98,28 @@ public enum PageDecoder {
                                         swaps ? atLeast.width : atLeast.height)
             }
             try edges?.fill(from: page, fullHeight: opened.header.storedHeight)
+            // A gray page is read as gray, unless an embedded profile is to be applied to its colour samples.
+            if !colorManage || page.profile == nil { page = try page.settled() }
             if colorManage { page = page.colorManaged() }
-            let header = page.header
-            if page.streams && header.orientation == 1 {
-                return try body(header.width, header.height, page.channels, page.readRow)
-            }
-            let image = try page.readAll().oriented(exif: header.orientation)
-            var line = 0
-            return try image.pixels.withUnsafeBufferPointer { pixels in
-                try body(image.width, image.height, image.channels) { row in
-                    row.update(from: pixels.baseAddress! + line * image.rowBytes, count: image.rowBytes)
-                    line += 1
-                }
+            return try deliver(page, body)
+        }
+    }
+
+    /// Hands `page`'s rows to `body`, upright: as they are read when it
+    /// streams and needs no turning, else from the whole page.
+    private static func deliver<T>(_ page: OpenedPage,
+                                   _ body: (_ width: Int, _ height: Int, _ channels: Int,
+                                            _ nextRow: (UnsafeMutablePointer<UInt8>) throws -> Void) throws -> T) throws -> T {
+        let header = page.header
+        if page.streams && header.orientation == 1 {
+            return try body(header.width, header.height, page.channels, page.readRow)
+        }
+        let image = try page.readAll().oriented(exif: header.orientation)
+        var line = 0
+        return try image.pixels.withUnsafeBufferPointer { pixels in
+            try body(image.width, image.height, image.channels) { row in
+                row.update(from: pixels.baseAddress! + line * image.rowBytes, count: image.rowBytes)
+                line += 1
             }
         }
     }
@@ -187,6 +202,11 @@ public enum PageDecoder {
         /// For pages whose colour management is the decoder's own business
         /// (CMYK through its profile): the page as `colorManaged()` gives it.
         var managed: (() -> OpenedPage)? = nil
+        /// For pages decoded whole, whose header cannot say whether they are
+        /// gray (WebP, AVIF, JPEG XL, GIF): decodes the page, once the caller
+        /// has checked its size, and returns it as it is, one sample a pixel
+        /// when the picture is gray. See ``settled()``.
+        var settle: (() throws -> OpenedPage)? = nil
 
         init(header: PageHeader, channels: Int, streams: Bool, profile: [UInt8]? = nil,
              reduce: ((Int, Int) throws -> (width: Int, height: Int))? = nil,
@@ -212,22 +232,49 @@ public enum PageDecoder {
         /// A page whose format is decoded whole: `decode` fills a buffer of
         /// stored rows (`stride` bytes each) on the first row asked for, which
         /// is after the caller has checked the size against its pixel limit.
+        /// Settled, it is decoded at once and delivered as gray when every
+        /// pixel's colour samples are equal (and, with alpha, opaque).
         static func whole(header: PageHeader, channels: Int, profile: [UInt8]? = nil,
                           decode: @escaping (UnsafeMutablePointer<UInt8>, Int) throws -> Void) -> OpenedPage {
             let stride = header.storedWidth * channels
-            var image: [UInt8]?
-            var line = 0
-            return OpenedPage(header: header, channels: channels, streams: false, profile: profile) { row in
-                if image == nil {
-                    image = try [UInt8](unsafeUninitializedCapacity: stride * header.storedHeight) { buffer, count in
-                        try decode(buffer.baseAddress!, stride)
-                        count = stride * header.storedHeight
-                    }
+            func decodeAll() throws -> [UInt8] {
+                try [UInt8](unsafeUninitializedCapacity: stride * header.storedHeight) { buffer, count in
+                    try decode(buffer.baseAddress!, stride)
+                    count = stride * header.storedHeight
                 }
-                image!.withUnsafeBufferPointer { row.update(from: $0.baseAddress! + line * stride, count: stride) }
+            }
+            var next: ((UnsafeMutablePointer<UInt8>) throws -> Void)?
+            var marked = header
+            marked.grayOnceDecoded = !header.isGray && header.orientation == 1
+            var page = OpenedPage(header: marked, channels: channels, streams: false, profile: profile) { row in
+                if next == nil { next = rows(of: try decodeAll(), channels: channels, width: header.storedWidth) }
+                try next!(row)
+            }
+            page.settle = {
+                var image = try decodeAll()
+                let gray = channels >= 3 && image.withUnsafeMutableBufferPointer {
+                    mh_compact_if_gray($0.baseAddress!, header.storedWidth * header.storedHeight, Int32(channels)) != 0
+                }
+                let delivered = gray ? 1 : channels
+                return OpenedPage(header: header, channels: delivered, streams: true, profile: gray ? nil : profile,
+                                  readRow: rows(of: image, channels: delivered, width: header.storedWidth))
+            }
+            return page
+        }
+
+        /// Hands out the rows of a decoded image, top to bottom.
+        static func rows(of image: [UInt8], channels: Int, width: Int) -> (UnsafeMutablePointer<UInt8>) throws -> Void {
+            let stride = width * channels
+            var line = 0
+            return { row in
+                image.withUnsafeBufferPointer { row.update(from: $0.baseAddress! + line * stride, count: stride) }
                 line += 1
             }
         }
+
+        /// The page as its decoder finds it once decoded (see ``settle``);
+        /// itself for pages whose header already says.
+        func settled() throws -> OpenedPage { try settle?() ?? self }
 
         /// Every row, in stored orientation.
         func readAll() throws -> PixelBuffer {

@@ -14,10 +14,40 @@ enum WebPPageDecoder: PageFormatDecoder {
         let channels = info.has_alpha != 0 || info.animated != 0 ? 4 : 3
         let header = PageHeader(format: .webp, storedWidth: Int(info.width), storedHeight: Int(info.height),
                                 orientation: 1, isGray: false)
-        return try body(.whole(header: header, channels: channels, profile: profile) { pixels, stride in
+        let rgb = PageDecoder.OpenedPage.whole(header: header, channels: channels, profile: profile) { pixels, stride in
             let status = bytes.withUnsafeBytes { mh_webp_decode($0.baseAddress, $0.count, &info, pixels, stride, &error) }
             guard status == MH_OK else { throw CodecError(error) }
-        })
+        }
+        guard info.lossy != 0, info.has_alpha == 0, info.animated == 0 else { return try body(rgb) }
+        // A lossy picture is gray when its chroma is neutral, which only its
+        // YUV shows: libwebp's RGB of it is not exactly gray.
+        var page = rgb
+        page.settle = {
+            var colour: Int32 = 0
+            let opened = bytes.withUnsafeBytes { mh_webp_gray_open($0.baseAddress, $0.count, &colour, &error) }
+            guard let opened else {
+                if colour != 0 { return try rgb.settled() }
+                throw CodecError(error)
+            }
+            let reader = GrayReader(opened, bytes: bytes)
+            var line: UInt32 = 0
+            return PageDecoder.OpenedPage(header: header, channels: 1, streams: true) { row in
+                mh_webp_gray_row(reader.reader, line, row)
+                line += 1
+            }
+        }
+        return try body(page)
+    }
+
+    /// Owns libwebp's decoder (and the file it decoded) while its rows are read.
+    private final class GrayReader {
+        let reader: OpaquePointer
+        let bytes: [UInt8]
+        init(_ reader: OpaquePointer, bytes: [UInt8]) {
+            self.reader = reader
+            self.bytes = bytes
+        }
+        deinit { mh_webp_gray_close(reader) }
     }
 }
 

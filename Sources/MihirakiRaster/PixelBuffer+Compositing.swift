@@ -85,6 +85,19 @@ extension PixelBuffer {
 
     /// Copies `image` (same channel layout) with its top-left corner at
     /// `(x, y)`, clipped to this buffer.
+    /// A gray canvas as RGB, each sample repeated: what an RGB canvas would
+    /// hold had it been RGB from the start.
+    package func expandedToRGB() -> PixelBuffer {
+        precondition(channels == 1, "only a gray canvas is expanded")
+        return PixelBuffer(width: width, height: height, channels: 3) { out in
+            pixels.withUnsafeBufferPointer { gray in
+                for i in 0..<gray.count {
+                    out[3 * i] = gray[i]; out[3 * i + 1] = gray[i]; out[3 * i + 2] = gray[i]
+                }
+            }
+        }
+    }
+
     package mutating func blit(_ image: PixelBuffer, x: Int, y: Int) {
         precondition(image.channels == channels, "channel layouts differ")
         let x0 = max(x, 0), y0 = max(y, 0)

@@ -37,6 +37,55 @@ struct MihirakiTestFailure: Error, CustomStringConvertible {
 struct FormatCLITests {
     let sample = Fixtures.sampleBook.path
 
+    /// WebP pages made by Pillow: a gray picture read from its YUV as gray,
+    /// a colour one, one whose colour is only in its last rows, and a
+    /// lossless gray one. Each spread must equal, byte for byte, the spread
+    /// of the same pages as PNGs of what Pillow decodes (gray ones as its red
+    /// channel): one gray, the rest begun gray and turned RGB at the colour page.
+    @Test("WebP pages: gray ones make gray spreads, a colour page turns its spread RGB; the same bytes as the pages decoded by Pillow")
+    func webpPages() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let script = """
+        import sys, random
+        from PIL import Image
+        out = sys.argv[1]
+        random.seed(3)
+        w, h = 300, 420
+        gray = Image.new("L", (w, h))
+        gray.putdata([(x + y // 2 + random.randrange(40)) % 256 for y in range(h) for x in range(w)])
+        colour = Image.merge("RGB", (gray, gray.point(lambda v: v // 2), gray.point(lambda v: 255 - v)))
+        late = gray.convert("RGB")
+        late.paste((250, 20, 20), (0, h - 12, w, h))
+        pages = [("p1", gray.convert("RGB"), {"quality": 80}), ("p2", late, {"quality": 80}),
+                 ("p3", colour, {"quality": 80}), ("p4", gray.convert("RGB"), {"lossless": True})]
+        for name, picture, options in pages:
+            picture.save(f"{out}/webp/{name}.webp", **options)
+            decoded = Image.open(f"{out}/webp/{name}.webp").convert("RGB")
+            r, g, b = decoded.split()
+            is_gray = name in ("p1", "p4")
+            (r if is_gray else decoded).save(f"{out}/png/{name}.png")
+        """
+        try FileManager.default.createDirectory(atPath: folder.path + "/webp", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder.path + "/png", withIntermediateDirectories: true)
+        let made = try runTool("/usr/bin/env", ["python3", "-c", script, folder.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        for book in ["webp", "png"] {
+            let run = try mihiraki(["render", folder.path + "/" + book, "-o", folder.path + "/out-" + book, "--size", "900x600",
+                                    "--quiet"])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let spreads = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/out-png/png").filter { $0.hasSuffix(".png") }
+        #expect(spreads.count == 3)  // [x|1] [2|3] [4|x]
+        for name in spreads {
+            let ours = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/out-webp/webp/" + name))
+            let reference = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/out-png/png/" + name))
+            #expect(ours == reference, "\(name)")
+        }
+        let views = try pillow(spreads.sorted().map { folder.path + "/out-webp/webp/" + $0 }, x: 0, y: 0)
+        #expect(spreads.sorted().map { views[folder.path + "/out-webp/webp/" + $0]!.mode } == ["L", "RGB", "L"])
+    }
+
     /// `--compression fast` writes its own deflate stream (one block, codes
     /// built per image, zero runs as matches); Pillow, through zlib, must read
     /// the same samples as from the default writer's files.

@@ -1,3 +1,4 @@
+import CMihirakiCodecs
 import Foundation
 import MihirakiRaster
 import MihirakiTestSupport
@@ -137,6 +138,8 @@ struct FormatTests {
         for fraction in [0.0, 0.05, 0.3, 0.6, 0.9, 0.99] {
             let cut = Array(whole.prefix(Int(Double(whole.count) * fraction)))
             #expect(throws: CodecError.self, "\(name) cut at \(fraction)") { _ = try PageDecoder.decode(cut) }
+            // The render path (a lossy WebP is read from its YUV there).
+            #expect(throws: CodecError.self, "\(name) cut at \(fraction)") { _ = try Self.rows(cut) }
         }
         var noise = UInt64(7)
         for _ in 0..<40 {
@@ -146,7 +149,72 @@ struct FormatTests {
                 flipped[Int(noise >> 33) % flipped.count] ^= UInt8(truncatingIfNeeded: noise >> 20) | 1
             }
             _ = try? PageDecoder.decode(flipped, maxPixels: 1 << 22)  // an error or pixels; never a crash
+            _ = try? Self.rows(flipped)
         }
+    }
+
+    /// `image` as WebP by libwebp, lossy at quality 80 or lossless.
+    static func webp(_ image: PixelBuffer, lossless: Bool = false) throws -> [UInt8] {
+        var buffer = mh_buffer(), error = mh_error()
+        let status = image.pixels.withUnsafeBytes {
+            mh_webp_encode($0.baseAddress, UInt32(image.width), UInt32(image.height), image.rowBytes, Int32(image.channels),
+                           lossless ? 50 : 80, lossless ? 1 : 0, &buffer, &error)
+        }
+        guard status == MH_OK else { throw CodecError(error) }
+        defer { mh_buffer_free(&buffer) }
+        return Array(UnsafeBufferPointer(start: buffer.data, count: buffer.size))
+    }
+
+    /// The samples per pixel and rows `withRows` (the render path) delivers.
+    static func rows(_ bytes: [UInt8]) throws -> (channels: Int, samples: [UInt8]) {
+        try PageDecoder.withRows(bytes, maxPixels: 1 << 22) { width, height, channels, next in
+            var samples = [UInt8](repeating: 0, count: width * height * channels + 16)
+            try samples.withUnsafeMutableBufferPointer { out in
+                for y in 0..<height { try next(out.baseAddress! + y * width * channels) }
+            }
+            return (channels, Array(samples.prefix(width * height * channels)))
+        }
+    }
+
+    @Test("A lossy WebP with neutral chroma is read as gray (libwebp's red and blue, green within a level); colour pages, even colour only in the last rows, are read as before")
+    func webpGray() throws {
+        var state: UInt32 = 5
+        var gray = PixelBuffer(width: 123, height: 301, channels: 1)
+        for i in gray.pixels.indices {
+            state = state &* 1_103_515_245 &+ 12345
+            gray.pixels[i] = UInt8(truncatingIfNeeded: (i % 123) * 2 + i / 123 / 3 + Int(state >> 28))
+        }
+        let grayWebP = try Self.webp(gray)
+        let (channels, samples) = try Self.rows(grayWebP)
+        #expect(channels == 1)
+        let rgb = try PageDecoder.decode(grayWebP)  // libwebp's own RGB
+        #expect(rgb.channels == 3)
+        var greenOff = 0
+        for i in samples.indices {
+            let (r, g, b) = (rgb.pixels[3 * i], rgb.pixels[3 * i + 1], rgb.pixels[3 * i + 2])
+            #expect(samples[i] == r && samples[i] == b && abs(Int(g) - Int(r)) <= 1, "sample \(i)")
+            if g != r { greenOff += 1 }
+        }
+        #expect(greenOff > 0, "libwebp's green of a gray picture was expected to differ somewhere; the gray path exists for it")
+
+        // Colour everywhere, and colour only in the last rows (read to the end before the decision).
+        var colour = PixelBuffer(width: 123, height: 301, channels: 3)
+        for i in colour.pixels.indices { colour.pixels[i] = gray.pixels[i / 3] }
+        var late = colour
+        for i in colour.pixels.indices where i % 3 == 0 { colour.pixels[i] = UInt8(truncatingIfNeeded: Int(colour.pixels[i]) + 60) }
+        for y in 290..<301 { for x in 0..<123 { late.pixels[(y * 123 + x) * 3] = 250; late.pixels[(y * 123 + x) * 3 + 2] = 10 } }
+        for picture in [colour, late] {
+            let bytes = try Self.webp(picture)
+            let (channels, samples) = try Self.rows(bytes)
+            let decoded = try PageDecoder.decode(bytes)
+            #expect(channels == 3 && samples == decoded.pixels)
+        }
+
+        // Lossless pages are decoded as RGB and found gray when every pixel is.
+        let lossless = try Self.webp(colour.withEveryPixelGray(), lossless: true)
+        let read = try Self.rows(lossless)
+        #expect(read.channels == 1 && read.samples == colour.withEveryPixelGray().pixels.enumerated().filter { $0.offset % 3 == 0 }.map(\.element))
+        #expect(try Self.rows(try Self.webp(colour, lossless: true)).channels == 3)
     }
 
     @Test("Headers are read without the pixels; a header over the pixel limit is refused first")
@@ -160,5 +228,14 @@ struct FormatTests {
                 ($0 as? CodecError)?.code == .tooLarge
             }
         }
+    }
+}
+
+extension PixelBuffer {
+    /// RGB with each pixel's red copied to green and blue.
+    func withEveryPixelGray() -> PixelBuffer {
+        var out = self
+        for i in stride(from: 0, to: out.pixels.count, by: 3) { out.pixels[i + 1] = out.pixels[i]; out.pixels[i + 2] = out.pixels[i] }
+        return out
     }
 }

@@ -1,12 +1,14 @@
 import Benchmark
+import CMihirakiCodecs
 import Foundation
 import MihirakiCodecs
 import MihirakiRaster
 
 // The hot paths of one spread, each measured alone: the resampler's two
 // passes (with the scalar reference they are tested against beside them, so
-// the SIMD kernels' gain is visible), the PNG writer, and decoding a page row
-// by row. Inputs are the sizes of the benchmark corpus: a 1500×2134 page drawn
+// the SIMD kernels' gain is visible), the PNG writers (every compression, and
+// the fast writer's scalar twin), and decoding a page row by row (JPEG, PNG,
+// and lossy WebP pages gray and colour, read through the YUV path). Inputs are the sizes of the benchmark corpus: a 1500×2134 page drawn
 // into a 987×1404 rectangle of a 2048×1536 spread.
 
 /// A deterministic page: gradients plus noise, so no kernel meets flat input.
@@ -72,9 +74,26 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    for name in ["page3.jpg", "page2.png"] {
-        let bytes = sampleBookFile(name)
-        Benchmark("Decode row by row (\(name), sample book)") { benchmark in
+    // A page of paper: white with strokes, where the fast writer's zero runs matter.
+    var paper = PixelBuffer(width: 2048, height: 1536, channels: 1, pixels: [UInt8](repeating: 250, count: 2048 * 1536))
+    for y in 0..<1536 { for x in 0..<2048 where (x / 3 + y / 5) % 17 == 0 || (x * 7 + y) % 101 < 3 { paper.pixels[y * 2048 + x] = 20 } }
+    for compression in [PNGCompression.fast, .default] {
+        Benchmark("PNG writer, \(compression.rawValue) (paper, gray 2048×1536)") { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(try PNGEncoder.encode(paper, compression: compression)) }
+        }
+    }
+    for (channels, kind) in [(1, "gray"), (3, "RGB")] {
+        let spread = page(width: 2048, height: 1536, channels: channels)
+        Benchmark("PNG writer, fast, scalar twin (\(kind) 2048×1536)", configuration: .init(maxIterations: 10)) { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(fastPNG(spread, reference: 1)) }
+        }
+    }
+
+    let pages = [("page3.jpg", sampleBookFile("page3.jpg")), ("page2.png", sampleBookFile("page2.png")),
+                 ("gray lossy WebP 1500×2134", webp(page(width: 1500, height: 2134, channels: 1))),
+                 ("colour lossy WebP 1500×2134", webp(page(width: 1500, height: 2134, channels: 3)))]
+    for (name, bytes) in pages {
+        Benchmark("Decode row by row (\(name))") { benchmark in
             for _ in benchmark.scaledIterations {
                 var checksum = 0
                 try PageDecoder.withRows(bytes) { width, height, channels, nextRow in
@@ -90,4 +109,28 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
+}
+
+/// `image` as a lossy WebP (quality 90), by libwebp.
+func webp(_ image: PixelBuffer) -> [UInt8] {
+    var buffer = mh_buffer(), error = mh_error()
+    let status = image.pixels.withUnsafeBytes {
+        mh_webp_encode($0.baseAddress, UInt32(image.width), UInt32(image.height), image.rowBytes, Int32(image.channels), 90,
+                       0, &buffer, &error)
+    }
+    precondition(status == MH_OK, "libwebp could not encode the benchmark page")
+    defer { mh_buffer_free(&buffer) }
+    return Array(UnsafeBufferPointer(start: buffer.data, count: buffer.size))
+}
+
+/// The fast PNG writer, SIMD (`reference` 0) or its scalar twin (1).
+func fastPNG(_ image: PixelBuffer, reference: Int32) -> [UInt8] {
+    var buffer = mh_buffer(), error = mh_error()
+    let status = image.pixels.withUnsafeBytes {
+        mh_png_encode_fast($0.baseAddress, UInt32(image.width), UInt32(image.height), image.rowBytes,
+                           Int32(image.channels), reference, &buffer, &error)
+    }
+    precondition(status == MH_OK, "the fast PNG writer failed")
+    defer { mh_buffer_free(&buffer) }
+    return Array(UnsafeBufferPointer(start: buffer.data, count: buffer.size))
 }

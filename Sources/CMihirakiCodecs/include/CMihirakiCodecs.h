@@ -134,6 +134,7 @@ typedef struct mh_webp_info {
     uint32_t height;
     int has_alpha;   ///< decoded as RGBA when set, RGB otherwise
     int animated;    ///< decoded as RGBA: the first frame on the canvas
+    int lossy;       ///< VP8 (lossy) rather than VP8L: decoded from YUV
     const uint8_t *icc;  ///< the ICCP chunk, or NULL; points into `data`
     size_t icc_size;
 } mh_webp_info;
@@ -143,6 +144,23 @@ int mh_webp_probe(const void *data, size_t size, mh_webp_info *info, mh_error *e
 /// Decodes into `pixels` (height rows of `stride` bytes, RGBA or RGB as `info` says).
 int mh_webp_decode(const void *data, size_t size, const mh_webp_info *info, void *pixels, size_t stride,
                    mh_error *error);
+
+/// A lossy WebP decoded as YUV and found gray: every chroma sample is 128,
+/// as in every gray picture libwebp encodes.
+typedef struct mh_webp_gray mh_webp_gray;
+
+/// Decodes a lossy, opaque, still WebP as YUV with libwebp's incremental
+/// decoder, a piece of the file at a time, watching the chroma as rows
+/// arrive. Returns a reader of its gray rows when the chroma is neutral
+/// throughout; NULL with `*colour` set as soon as one chroma sample is not
+/// (decode the page with `mh_webp_decode`); NULL with `error` set when the
+/// data is damaged or cut off. Holds the luma plane (1.5 bytes a pixel with
+/// chroma) instead of RGB (3).
+mh_webp_gray *mh_webp_gray_open(const void *data, size_t size, int *colour, mh_error *error);
+/// Row `y` as gray: each luma sample converted as libwebp converts it to red
+/// and blue with neutral chroma (green can differ from them by one level).
+void mh_webp_gray_row(const mh_webp_gray *reader, uint32_t y, uint8_t *out);
+void mh_webp_gray_close(mh_webp_gray *reader);
 
 typedef struct mh_gif_reader mh_gif_reader;
 

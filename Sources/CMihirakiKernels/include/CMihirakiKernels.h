@@ -21,6 +21,11 @@ enum { MH_RESAMPLE_PRECISION = 14 };
 /// `clamp((2^(P-1) + Σ_t weights[o·taps + t] · src[starts[o] + t][i]) >> P, 0, 255)`
 /// with `P = MH_RESAMPLE_PRECISION`
 /// for every byte `i` of a row (`row_bytes` bytes; channels do not matter).
+/// Whether all `count` pixels of `pixels` (3 or 4 samples each) have equal
+/// colour samples and, with 4, an alpha of 255; if so, rewrites the buffer's
+/// start as one sample a pixel and returns 1, else leaves it and returns 0.
+int mh_compact_if_gray(uint8_t *pixels, size_t count, int channels);
+
 void mh_resample_columns(const uint8_t *src, size_t src_stride, size_t row_bytes,
                          const int32_t *starts, const int32_t *counts, const int16_t *weights, int taps,
                          int out_rows, uint8_t *dst, size_t dst_stride);

@@ -90,11 +90,18 @@ extension BookPlan {
     /// when everything drawn on it is gray and opaque; an opaque background
     /// makes an RGB canvas (pages with alpha are flattened onto it); only a
     /// see-through background needs RGBA.
+    ///
+    /// A page whose header cannot say whether it is gray (WebP, AVIF, JPEG
+    /// XL, GIF: ``PageHeader/grayOnceDecoded``) counts as gray here; if it
+    /// turns out to be colour when drawn, the canvas becomes RGB then
+    /// (``PixelBuffer/expandedToRGB()``), which gives the same samples as an
+    /// RGB canvas from the start. So a gray WebP book is drawn in one channel
+    /// without decoding any page twice.
     func canvasChannels(_ entry: Entry) -> Int {
         let background = options.background
         let hasBlank = entry.slots.contains { $0.leaf == .blank }
         let grayCanvas = background.isGray && background.isOpaque && (!hasBlank || options.blank.isGray)
-            && entry.spread.pages.allSatisfy { headers[$0 - 1].isGray }
+            && entry.spread.pages.allSatisfy { headers[$0 - 1].isGray || headers[$0 - 1].grayOnceDecoded }
         return grayCanvas ? 1 : (background.isOpaque ? 3 : 4)
     }
 
@@ -119,6 +126,7 @@ extension BookPlan {
             var alone = PixelBuffer(width: max(rect.width, 1), height: max(rect.height, 1), channels: canvas.channels)
             try draw(page: number, bytes: bytes, into: &alone, rect: PixelRect(x: 0, y: 0, width: alone.width, height: alone.height),
                      timer: timer)
+            if alone.channels > canvas.channels { canvas = canvas.expandedToRGB() }
             if rect.width > 0 && rect.height > 0 { canvas.blit(alone, x: rect.x, y: rect.y) }
         }
     }
@@ -128,7 +136,7 @@ extension BookPlan {
     /// from the same decode where its format allows.
     func draw(page number: Int, bytes: [UInt8], into target: inout PixelBuffer, rect: PixelRect, timer: StageTimer,
               edges: PageDecoder.EdgeRequest? = nil) throws {
-        let background = options.background, channels = target.channels
+        let background = options.background
         let start = timer.now()
         var decoding: UInt64 = 0
         try MihirakiError.wrapping(path: book.displayPath(pages[number - 1])) {
@@ -137,6 +145,9 @@ extension BookPlan {
             let atLeast = (width: 2 * rect.width, height: 2 * rect.height)
             try PageDecoder.withRows(bytes, maxPixels: options.maxPixels, colorManage: options.colorManage,
                                      atLeast: atLeast, drawn: (rect.width, rect.height), edges: edges) { width, height, pageChannels, nextRow in
+                // A page only its decode showed to be colour, on a canvas begun gray.
+                if target.channels == 1 && pageChannels >= 3 { target = target.expandedToRGB() }
+                let channels = target.channels
                 var decoded = [UInt8](repeating: 0, count: width * pageChannels + LanczosResampler.rowSlack)
                 try decoded.withUnsafeMutableBufferPointer { row in
                     try LanczosResampler.draw(sourceWidth: width, sourceHeight: height, channels: channels,
