@@ -48,8 +48,8 @@ public enum LanczosResampler {
                      "rectangle outside the destination")
         precondition(destination.channels == channels, "channel layouts differ")
         let c = channels, outRow = width * c, stride = destination.rowBytes
-        let horizontal = width != sourceWidth ? ResampleKernel(inputSize: sourceWidth, outputSize: width) : nil
-        let vertical = height != sourceHeight ? ResampleKernel(inputSize: sourceHeight, outputSize: height) : nil
+        let horizontal = width != sourceWidth ? ResampleKernel.shared(inputSize: sourceWidth, outputSize: width) : nil
+        let vertical = height != sourceHeight ? ResampleKernel.shared(inputSize: sourceHeight, outputSize: height) : nil
         var row = [UInt8](repeating: 0, count: sourceWidth * c + rowSlack)
         // Without a vertical pass, rows go straight to the destination.
         var intermediate = [UInt8](unsafeUninitializedCapacity: vertical == nil ? 0 : outRow * sourceHeight) {

@@ -128,7 +128,7 @@ extension PixelBuffer {
                 let r = p[c * i], g = p[c * i + 1], b = p[c * i + 2]
                 if c == 4 && p[4 * i + 3] != 255 { opaque = false }
                 if r != g || g != b { gray = false }
-                if !opaque && !gray { break }
+                if !gray && (!opaque || c == 3) { break }  // nothing more to learn
             }
         }
         if opaque && gray {

@@ -66,6 +66,14 @@ struct ResamplerTests {
         }
     }
 
+    @Test("Kernels kept for reuse are the kernels computed afresh, also past the 64 the cache keeps")
+    func sharedKernels() {
+        for output in 100..<170 {
+            #expect(ResampleKernel.shared(inputSize: 1500, outputSize: output) == ResampleKernel(inputSize: 1500, outputSize: output))
+        }
+        #expect(ResampleKernel.shared(inputSize: 1500, outputSize: 100) == ResampleKernel(inputSize: 1500, outputSize: 100))
+    }
+
     @Test("A flat image stays exactly flat, shrinking and enlarging", arguments: [1, 2, 3, 4])
     func flat(channels: Int) {
         let value: [UInt8] = [200, 17, 90, 255]

@@ -21,11 +21,6 @@ enum { MH_RESAMPLE_PRECISION = 14 };
 /// `clamp((2^(P-1) + Σ_t weights[o·taps + t] · src[starts[o] + t][i]) >> P, 0, 255)`
 /// with `P = MH_RESAMPLE_PRECISION`
 /// for every byte `i` of a row (`row_bytes` bytes; channels do not matter).
-/// Whether all `count` pixels of `pixels` (3 or 4 samples each) have equal
-/// colour samples and, with 4, an alpha of 255; if so, rewrites the buffer's
-/// start as one sample a pixel and returns 1, else leaves it and returns 0.
-int mh_compact_if_gray(uint8_t *pixels, size_t count, int channels);
-
 void mh_resample_columns(const uint8_t *src, size_t src_stride, size_t row_bytes,
                          const int32_t *starts, const int32_t *counts, const int16_t *weights, int taps,
                          int out_rows, uint8_t *dst, size_t dst_stride);
@@ -37,9 +32,11 @@ void mh_resample_columns(const uint8_t *src, size_t src_stride, size_t row_bytes
 void mh_resample_row(const uint8_t *in, int channels, const int32_t *starts, const int32_t *counts,
                      const int16_t *weights, int weight_stride, int out_width, uint8_t *out);
 
-/// Asks glibc to keep freed page-sized buffers (up to 32 MiB each) in the
-/// heap instead of unmapping them, so the next spread reuses the memory
-/// without fresh page faults. A no-op with other C libraries.
+/// Whether all `count` pixels of `pixels` (3 or 4 samples each) have equal
+/// colour samples and, with 4, an alpha of 255; if so, rewrites the buffer's
+/// start as one sample a pixel and returns 1, else leaves it and returns 0.
+int mh_compact_if_gray(uint8_t *pixels, size_t count, int channels);
+
 
 #ifdef __cplusplus
 }

@@ -154,9 +154,13 @@ extension BookPlan {
                                               into: &target, x: rect.x, y: rect.y, width: rect.width, height: rect.height) { out in
                         try timer.checkDeadline()
                         let t0 = timer.now()
-                        try nextRow(row.baseAddress!)
-                        PixelBuffer.prepareRow(row.baseAddress!, channels: pageChannels, into: out,
-                                               canvasChannels: channels, count: width, over: background)
+                        if pageChannels == channels && channels != 4 {
+                            try nextRow(out)  // already the canvas's layout: decoded in place, no copy
+                        } else {
+                            try nextRow(row.baseAddress!)
+                            PixelBuffer.prepareRow(row.baseAddress!, channels: pageChannels, into: out,
+                                                   canvasChannels: channels, count: width, over: background)
+                        }
                         decoding &+= timer.now() &- t0
                     }
                 }
