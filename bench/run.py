@@ -109,37 +109,78 @@ def webp_corpus():
             Image.open(os.path.join(source, name)).save(target, quality=90, method=4)
 
 
-def profile(name, flags=()):
+def webp_against_jpeg():
+    """The same 40 pages as WebP and as JPEG through Mihiraki alone, alternating:
+    the WebP book's time and peak RSS against the JPEG book's (a WebP page
+    is decoded whole, a JPEG page row by row)."""
+    times = {"manga": [], "manga-webp": []}
+    rss = {"manga": 0.0, "manga-webp": 0.0}
+    for _ in range(RUNS):
+        for name in times:
+            out = os.path.join(WORK, "out", "webp-vs-jpeg", name)
+            shutil.rmtree(out, ignore_errors=True)
+            wall, peak = measure([MIHIRAKI, "render", os.path.join(WORK, "corpus", name), "-o", out, "--jobs", "2", "--quiet"])
+            times[name].append(wall)
+            rss[name] = max(rss[name], peak)
+    jpeg, webp = statistics.median(times["manga"]), statistics.median(times["manga-webp"])
+    print(f"\nThe manga book as WebP against the same pages as JPEG (Mihiraki, median of {RUNS} alternating runs)")
+    print("| pages | time (s) | peak RSS (MiB) |")
+    print("|---|---|---|")
+    print(f"| JPEG | {jpeg:.2f} | {rss['manga']:.0f} |")
+    print(f"| WebP | {webp:.2f} | {rss['manga-webp']:.0f} |")
+    print(f"| WebP / JPEG | {webp / jpeg:.2f}x | {rss['manga-webp'] / rss['manga']:.2f}x |")
+
+
+def profile_line(name, flags=()):
+    """Mihiraki's per-stage profile line (one worker), as it prints it."""
     book = os.path.join(WORK, "corpus", name)
     out = os.path.join(WORK, "out", "profile")
     shutil.rmtree(out, ignore_errors=True)
     result = subprocess.run([MIHIRAKI, "render", book, "-o", out, "--jobs", "1"] + list(flags), capture_output=True,
                             text=True, env=dict(os.environ, MIHIRAKI_PROFILE="1"), check=True)
     line = next(l for l in result.stderr.splitlines() if l.startswith("profile:"))
-    print(f"- {name} {' '.join(flags)} (one worker): {line[len('profile: '):]}")
+    return line[len("profile: "):]
+
+
+def profile(name, flags=()):
+    print(f"- {name} {' '.join(flags)} (one worker): {profile_line(name, flags)}")
+
+
+def profile_ms(name, flags=()):
+    """The profile as {stage: ms per spread}, and the spread count."""
+    line = profile_line(name, flags)
+    stages = {part.split()[0]: float(part.split()[1]) for part in line.split(" per spread")[0].split(", ")}
+    return stages, int(line.split("(")[1].split()[0])
 
 
 def floor_bench():
     """x300 PNG against its decode floor (bench/floor.py): the same pages
     decoded at the same scales by libjpeg-turbo on two workers, nothing else.
-    Alternating runs; the ratio is the target of the thumbnail work."""
+    Alternating runs; the ratio is the target of the thumbnail work. Then the
+    floor with what any tool writing these files pays on top: encoding the
+    same spreads (Mihiraki's own encode time, split over two workers) and
+    starting a process (`mihiraki --version`)."""
     print(f"\nx300 PNG against the decode floor (median of {RUNS} alternating runs, 2 workers each)")
-    print("| book | Mihiraki (s) | floor (s) | Mihiraki / floor |")
-    print("|---|---|---|---|")
+    print("| book | Mihiraki (s) | decode floor (s) | Mihiraki / floor | + encode (s) | + start-up (s) | Mihiraki / that |")
+    print("|---|---|---|---|---|---|---|")
     for name in ("manga", "comic"):
         book = os.path.join(WORK, "corpus", name)
         manifest = os.path.join(WORK, f"{name}-floor.json")
         with open(manifest, "w") as f:
             subprocess.run([MIHIRAKI, "plan", book, "--json", "--size", "x300"], stdout=f, check=True)
-        ours, floor = [], []
+        ours, floor, start = [], [], []
         for _ in range(RUNS):
             out = os.path.join(WORK, "out", "floor", name)
             shutil.rmtree(out, ignore_errors=True)
             ours.append(measure(tool_command("mihiraki", book, manifest, out, ["--size", "x300"]))[0])
             floor.append(float(subprocess.run([sys.executable, os.path.join(HERE, "floor.py"), manifest, book, "1"],
                                               capture_output=True, text=True, check=True).stdout))
-        mine, least = statistics.median(ours), statistics.median(floor)
-        print(f"| {name} | {mine:.3f} | {least:.3f} | {mine / least:.2f}x |")
+            start.append(min(measure([MIHIRAKI, "--version"])[0] for _ in range(5)))
+        stages, spreads = profile_ms(name, ["--size", "x300"])
+        encode = stages["encode"] * spreads / 2 / 1000
+        mine, least, begin = statistics.median(ours), statistics.median(floor), statistics.median(start)
+        print(f"| {name} | {mine:.3f} | {least:.3f} | {mine / least:.2f}x | {encode:.3f} | {begin:.3f} | "
+              f"{mine / (least + encode + begin):.2f}x |")
 
 
 THUMBNAILS = [("png", []), ("webp", ["--format", "webp", "--quality", "85"]),
@@ -411,6 +452,7 @@ def main():
     if "webp" in parts or "books" in parts:
         webp_corpus()
         bench_book("manga-webp", tools)
+        webp_against_jpeg()
     if "thumbs" in parts:
         thumbnails(tools)
     if "profile" in parts:

@@ -93,10 +93,15 @@ struct FormatCLITests {
     func fastCompression() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        for compression in ["fast", "default"] {
-            let run = try mihiraki(["render", sample, "-o", folder.path + "/" + compression, "--compression", compression,
-                                    "--size", "900x600", "--quiet"])
+        for (compression, jobs) in [("fast", "1"), ("default", "1"), ("fast", "2")] {
+            let run = try mihiraki(["render", sample, "-o", folder.path + "/" + compression + jobs, "--compression", compression,
+                                    "--size", "900x600", "--jobs", jobs, "--quiet"])
             #expect(run.status == 0, "\(run.stderr)")
+        }
+        // The same bytes with any number of workers.
+        let one = folder.path + "/fast1/sample-book", two = folder.path + "/fast2/sample-book"
+        for name in try FileManager.default.contentsOfDirectory(atPath: one) {
+            #expect(FileManager.default.contentsEqual(atPath: one + "/" + name, andPath: two + "/" + name), "\(name)")
         }
         let script = """
         import os, sys
@@ -110,8 +115,8 @@ struct FormatCLITests {
                 print("differs", name)
         print(len(names), "spreads", sorted({Image.open(os.path.join(fast, n)).mode for n in names}))
         """
-        let run = try runTool("/usr/bin/env", ["python3", "-c", script, folder.path + "/fast/sample-book",
-                                               folder.path + "/default/sample-book"])
+        let run = try runTool("/usr/bin/env", ["python3", "-c", script, folder.path + "/fast1/sample-book",
+                                               folder.path + "/default1/sample-book"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == "8 spreads ['L', 'RGB']\n", "\(run.stdout)")
     }
