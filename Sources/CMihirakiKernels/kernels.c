@@ -5,6 +5,64 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__)
+#include <tmmintrin.h>
+#define MH_HAVE_SSSE3_KERNELS 1
+#endif
+
+// MARK: Which kernels
+
+static int kernel_limit = 2;  // set only by tests: every level gives the same bytes
+
+void mh_kernels_limit(int level) { kernel_limit = level; }
+
+int mh_kernels_level(void) {
+#if defined(MH_HAVE_SSSE3_KERNELS)
+    static int ssse3 = -1;
+    if (ssse3 < 0) {
+        __builtin_cpu_init();
+        ssse3 = __builtin_cpu_supports("ssse3") ? 1 : 0;
+    }
+    return ssse3 && kernel_limit >= 2 ? 2 : 1;
+#else
+    return 1;
+#endif
+}
+
+#if defined(MH_HAVE_SSSE3_KERNELS)
+/// RGB and RGBA along x with SSSE3: four taps a step. One 16-byte load holds
+/// pixels t…t+3; two byte shuffles spread them into 16-bit lanes paired tap
+/// by tap, (c0 of t, c0 of t+1, c1 of t, …) and the same for t+2, t+3, which
+/// one multiply-add each weighs with (w_t, w_t+1) and (w_t+2, w_t+3). Taps
+/// past the count weigh zero (rows are padded to 8), and the bytes read past
+/// the footprint stay within the 16 the caller pads.
+__attribute__((target("ssse3")))
+static void resample_row_color_ssse3(const uint8_t *in, int channels, const int32_t *starts, const int32_t *counts,
+                                     const int16_t *weights, int weight_stride, int out_width, uint8_t *out) {
+    const int32_t bias = 1 << (MH_RESAMPLE_PRECISION - 1);
+    const size_t c = (size_t)channels;
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i first = channels == 3 ? _mm_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1)
+                                        : _mm_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1);
+    const __m128i second = channels == 3 ? _mm_setr_epi8(6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1)
+                                         : _mm_setr_epi8(8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1);
+    for (int o = 0; o < out_width; o++) {
+        const uint8_t *p = in + (size_t)starts[o] * c;
+        const int16_t *w = weights + (size_t)o * (size_t)weight_stride;
+        const int n = counts[o];
+        __m128i acc = _mm_set1_epi32(bias);
+        for (int t = 0; t < n; t += 4) {
+            __m128i pixels = _mm_loadu_si128((const __m128i *)(p + (size_t)t * c));
+            __m128i taps = _mm_loadl_epi64((const __m128i *)(w + t));
+            acc = _mm_add_epi32(acc, _mm_madd_epi16(_mm_shuffle_epi8(pixels, first), _mm_shuffle_epi32(taps, 0x00)));
+            acc = _mm_add_epi32(acc, _mm_madd_epi16(_mm_shuffle_epi8(pixels, second), _mm_shuffle_epi32(taps, 0x55)));
+        }
+        acc = _mm_srai_epi32(acc, MH_RESAMPLE_PRECISION);
+        int32_t packed = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(acc, zero), zero));
+        memcpy(out + (size_t)o * c, &packed, c);
+    }
+}
+#endif
 
 static inline uint8_t clamp_byte(int32_t acc) {
     int32_t v = acc >> MH_RESAMPLE_PRECISION;
@@ -110,6 +168,12 @@ void mh_resample_row(const uint8_t *in, int channels, const int32_t *starts, con
         return;
     }
     if (channels == 3 || channels == 4) {
+#if defined(MH_HAVE_SSSE3_KERNELS)
+        if (mh_kernels_level() == 2 && weight_stride % 8 == 0) {
+            resample_row_color_ssse3(in, channels, starts, counts, weights, weight_stride, out_width, out);
+            return;
+        }
+#endif
         for (int o = 0; o < out_width; o++) {
             const uint8_t *p = in + (size_t)starts[o] * (size_t)channels;
             const int16_t *w = weights + (size_t)o * (size_t)weight_stride;

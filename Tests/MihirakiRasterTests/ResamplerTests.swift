@@ -1,3 +1,4 @@
+import CMihirakiKernels
 import Foundation
 import MihirakiTestSupport
 import Testing
@@ -113,9 +114,20 @@ struct ResamplerTests {
         for y in 3..<13 { for x in 3..<13 { #expect((126...129).contains(Int(out.pixels[y * 16 + x]))) } }
     }
 
-    @Test("The SIMD path equals the scalar reference bit for bit, every layout, both directions",
+    @Test("The SIMD path equals the scalar reference bit for bit, every layout, both directions, SSSE3 and SSE2 kernels",
           arguments: [1, 2, 3, 4])
     func simdMatchesScalar(channels: Int) {
+        #expect(mh_kernels_level() == 2, "this machine has SSSE3, so its kernels are the ones tested first")
+        compareWithReference(channels: channels)
+        // The SSE2 kernels, as on a CPU without SSSE3. Other tests running
+        // meanwhile may take either path: both give the same bytes.
+        mh_kernels_limit(1)
+        defer { mh_kernels_limit(2) }
+        #expect(mh_kernels_level() == 1)
+        compareWithReference(channels: channels)
+    }
+
+    func compareWithReference(channels: Int) {
         var seed: UInt64 = 5
         for (w, h, ow, oh) in [(37, 23, 11, 9), (11, 9, 37, 23), (64, 50, 63, 51), (5, 300, 17, 20), (300, 5, 19, 3),
                                (1, 1, 40, 30), (129, 77, 128, 76), (33, 1, 5, 1), (16, 16, 16, 7)] {

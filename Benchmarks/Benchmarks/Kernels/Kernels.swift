@@ -1,5 +1,6 @@
 import Benchmark
 import CMihirakiCodecs
+import CMihirakiKernels
 import Foundation
 import MihirakiCodecs
 import MihirakiRaster
@@ -51,6 +52,14 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
         Benchmark("Resample both passes, SIMD (\(kind) 1500×2134→987×1404)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(LanczosResampler.resample(source, width: 987, height: 1404))
+            }
+        }
+        // The same with the kernels held to SSE2, as on a CPU without SSSE3.
+        Benchmark("Resample both passes, SSE2 only (\(kind) 1500×2134→987×1404)") { benchmark in
+            mh_kernels_limit(1)
+            defer { mh_kernels_limit(2) }
             for _ in benchmark.scaledIterations {
                 blackHole(LanczosResampler.resample(source, width: 987, height: 1404))
             }
