@@ -12,18 +12,22 @@
 
 // MARK: Which kernels
 
-static int kernel_limit = 2;  // set only by tests: every level gives the same bytes
+// Read by every worker, set only by tests (every level gives the same
+// bytes); relaxed atomics, so no level is ever half-written.
+static int kernel_limit = 2;
 
-void mh_kernels_limit(int level) { kernel_limit = level; }
+void mh_kernels_limit(int level) { __atomic_store_n(&kernel_limit, level, __ATOMIC_RELAXED); }
 
 int mh_kernels_level(void) {
 #if defined(MH_HAVE_SSSE3_KERNELS)
     static int ssse3 = -1;
-    if (ssse3 < 0) {
+    int known = __atomic_load_n(&ssse3, __ATOMIC_RELAXED);
+    if (known < 0) {
         __builtin_cpu_init();
-        ssse3 = __builtin_cpu_supports("ssse3") ? 1 : 0;
+        known = __builtin_cpu_supports("ssse3") ? 1 : 0;
+        __atomic_store_n(&ssse3, known, __ATOMIC_RELAXED);
     }
-    return ssse3 && kernel_limit >= 2 ? 2 : 1;
+    return known && __atomic_load_n(&kernel_limit, __ATOMIC_RELAXED) >= 2 ? 2 : 1;
 #else
     return 1;
 #endif
