@@ -19,5 +19,5 @@ extension ImageFormat {
     package static let gif = ImageFormat(
         id: "gif", name: "GIF", extensions: ["gif"], mimeType: "image/gif",
         signatures: [.text("GIF8")], decoder: GIFPageDecoder.self,
-        capabilities: Capabilities(alpha: true, lossless: true, gray: false, streamed: false, largestSide: 65535))
+        capabilities: Capabilities(alpha: true, lossless: true, gray: true, streamed: false, largestSide: 65535))
 }

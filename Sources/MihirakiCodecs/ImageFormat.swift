@@ -14,7 +14,8 @@ package struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
         package var alpha: Bool
         /// Pages can be stored without loss.
         package var lossless: Bool
-        /// A gray page is decoded as one channel (the gray path, gray spreads).
+        /// A gray page is decoded as one channel (the gray path, gray spreads):
+        /// known from its header, or for a format decoded whole, from its pixels.
         package var gray: Bool
         /// Rows are handed out as they are decoded (otherwise the picture is decoded whole first).
         package var streamed: Bool

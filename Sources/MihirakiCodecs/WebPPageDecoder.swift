@@ -56,5 +56,5 @@ extension ImageFormat {
     package static let webp = ImageFormat(
         id: "webp", name: "WebP", extensions: ["webp"], mimeType: "image/webp",
         signatures: [Signature((0, Array("RIFF".utf8)), (8, Array("WEBP".utf8)))], decoder: WebPPageDecoder.self,
-        capabilities: Capabilities(alpha: true, lossless: true, gray: false, streamed: false, largestSide: 16383))
+        capabilities: Capabilities(alpha: true, lossless: true, gray: true, streamed: false, largestSide: 16383))
 }
