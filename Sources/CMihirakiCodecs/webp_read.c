@@ -160,18 +160,20 @@ mh_webp_gray *mh_webp_gray_open(const void *data, size_t size, int *colour, mh_e
     const size_t width = (size_t)features.width, height = (size_t)features.height;
     const size_t half_width = (width + 1) / 2, half_height = (height + 1) / 2;
     const size_t luma_size = width * height, chroma_size = half_width * half_height;
+    // Whatever is made here is owned by the reader at once, so every way
+    // out below releases it through mh_webp_gray_close.
     mh_webp_gray *reader = calloc(1, sizeof(mh_webp_gray));
-    uint8_t *planes = mmap(NULL, luma_size + 2 * chroma_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (planes == MAP_FAILED) planes = NULL;
-    if (reader != NULL && planes != NULL) {
-        reader->planes = planes;
-        reader->planes_size = luma_size + 2 * chroma_size;
-        reader->decoder = WebPINewYUVA(planes, luma_size, (int)width, planes + luma_size, chroma_size, (int)half_width,
-                                       planes + luma_size + chroma_size, chroma_size, (int)half_width, NULL, 0, 0);
+    if (reader != NULL) {
+        uint8_t *planes = mmap(NULL, luma_size + 2 * chroma_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (planes != MAP_FAILED) {
+            reader->planes = planes;
+            reader->planes_size = luma_size + 2 * chroma_size;
+            reader->decoder = WebPINewYUVA(planes, luma_size, (int)width, planes + luma_size, chroma_size, (int)half_width,
+                                           planes + luma_size + chroma_size, chroma_size, (int)half_width, NULL, 0, 0);
+        }
     }
     if (reader == NULL || reader->decoder == NULL) {
-        free(planes);
-        free(reader);
+        mh_webp_gray_close(reader);
         mh_set_error(error, MH_ERR_NOMEM, "out of memory");
         return NULL;
     }

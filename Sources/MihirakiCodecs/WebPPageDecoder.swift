@@ -29,7 +29,7 @@ enum WebPPageDecoder: PageFormatDecoder {
                 if colour != 0 { return try rgb.settled() }
                 throw CodecError(error)
             }
-            let reader = GrayReader(opened, bytes: bytes)
+            let reader = GrayReader(opened)
             var line: UInt32 = 0
             return PageDecoder.OpenedPage(header: header, channels: 1, streams: true) { row in
                 mh_webp_gray_row(reader.reader, line, row)
@@ -39,14 +39,11 @@ enum WebPPageDecoder: PageFormatDecoder {
         return try body(page)
     }
 
-    /// Owns libwebp's decoder (and the file it decoded) while its rows are read.
+    /// Owns the decoded planes while their rows are read (the file is no
+    /// longer needed: the decode is complete when the reader is made).
     private final class GrayReader {
         let reader: OpaquePointer
-        let bytes: [UInt8]
-        init(_ reader: OpaquePointer, bytes: [UInt8]) {
-            self.reader = reader
-            self.bytes = bytes
-        }
+        init(_ reader: OpaquePointer) { self.reader = reader }
         deinit { mh_webp_gray_close(reader) }
     }
 }
