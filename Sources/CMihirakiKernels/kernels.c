@@ -210,19 +210,25 @@ void mh_resample_row(const uint8_t *in, int channels, const int32_t *starts, con
     }
 }
 
-int mh_compact_if_gray(uint8_t *pixels, size_t count, int channels) {
+int mh_gray_opaque(const uint8_t *pixels, size_t count, int channels) {
     if (channels != 3 && channels != 4) return 0;
-    const uint8_t alpha = channels == 4 ? 255 : 0;
-    // Differences accumulated over 4,096 pixels at a time: no branch per pixel, an early end for colour.
+    unsigned colour = 0, see_through = 0;
+    // Differences gathered over 4,096 pixels at a time: no branch per pixel,
+    // and an early end once neither answer can change.
     for (size_t start = 0; start < count; start += 4096) {
         const size_t end = count - start < 4096 ? count : start + 4096;
-        unsigned differs = 0;
         for (size_t i = start; i < end; i++) {
             const uint8_t *p = pixels + i * (size_t)channels;
-            differs |= (unsigned)(p[0] ^ p[1]) | (unsigned)(p[1] ^ p[2]) | (channels == 4 ? (unsigned)(p[3] ^ alpha) : 0u);
+            colour |= (unsigned)(p[0] ^ p[1]) | (unsigned)(p[1] ^ p[2]);
+            if (channels == 4) see_through |= (unsigned)(p[3] ^ 255);
         }
-        if (differs) return 0;
+        if (colour && (channels == 3 || see_through)) break;
     }
+    return (colour ? 0 : MH_PIXELS_GRAY) | (see_through ? 0 : MH_PIXELS_OPAQUE);
+}
+
+int mh_compact_if_gray(uint8_t *pixels, size_t count, int channels) {
+    if (mh_gray_opaque(pixels, count, channels) != (MH_PIXELS_GRAY | MH_PIXELS_OPAQUE)) return 0;
     for (size_t i = 0; i < count; i++) pixels[i] = pixels[i * (size_t)channels];
     return 1;
 }

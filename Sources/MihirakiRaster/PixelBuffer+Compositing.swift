@@ -1,3 +1,4 @@
+import CMihirakiKernels
 extension PixelBuffer {
     /// This page made ready to draw on a canvas of `canvasChannels` (1: gray,
     /// 3: RGB, 4: premultiplied RGBA), with any transparency composited over
@@ -83,8 +84,6 @@ extension PixelBuffer {
         }
     }
 
-    /// Copies `image` (same channel layout) with its top-left corner at
-    /// `(x, y)`, clipped to this buffer.
     /// A gray canvas as RGB, each sample repeated: what an RGB canvas would
     /// hold had it been RGB from the start.
     package func expandedToRGB() -> PixelBuffer {
@@ -98,6 +97,8 @@ extension PixelBuffer {
         }
     }
 
+    /// Copies `image` (same channel layout) with its top-left corner at
+    /// `(x, y)`, clipped to this buffer.
     package mutating func blit(_ image: PixelBuffer, x: Int, y: Int) {
         precondition(image.channels == channels, "channel layouts differ")
         let x0 = max(x, 0), y0 = max(y, 0)
@@ -122,15 +123,8 @@ extension PixelBuffer {
     package func reducedForOutput() -> PixelBuffer {
         guard channels >= 3 else { return self }
         let n = width * height, c = channels
-        var opaque = true, gray = true
-        pixels.withUnsafeBufferPointer { p in
-            for i in 0..<n {
-                let r = p[c * i], g = p[c * i + 1], b = p[c * i + 2]
-                if c == 4 && p[4 * i + 3] != 255 { opaque = false }
-                if r != g || g != b { gray = false }
-                if !gray && (!opaque || c == 3) { break }  // nothing more to learn
-            }
-        }
+        let found = pixels.withUnsafeBufferPointer { mh_gray_opaque($0.baseAddress!, n, Int32(c)) }
+        let gray = found & Int32(MH_PIXELS_GRAY) != 0, opaque = found & Int32(MH_PIXELS_OPAQUE) != 0
         if opaque && gray {
             return PixelBuffer(width: width, height: height, channels: 1, pixels: (0..<n).map { pixels[c * $0] })
         }

@@ -38,9 +38,16 @@ void mh_resample_row(const uint8_t *in, int channels, const int32_t *starts, con
 void mh_kernels_limit(int level);
 int mh_kernels_level(void);
 
-/// Whether all `count` pixels of `pixels` (3 or 4 samples each) have equal
-/// colour samples and, with 4, an alpha of 255; if so, rewrites the buffer's
-/// start as one sample a pixel and returns 1, else leaves it and returns 0.
+enum { MH_PIXELS_GRAY = 1, MH_PIXELS_OPAQUE = 2 };
+
+/// What `count` pixels of 3 or 4 samples are: MH_PIXELS_GRAY when every
+/// pixel's colour samples are equal, MH_PIXELS_OPAQUE when every alpha is 255
+/// (always, with 3 samples); 0 for other channel counts.
+int mh_gray_opaque(const uint8_t *pixels, size_t count, int channels);
+
+/// When all `count` pixels are gray and opaque (`mh_gray_opaque`), rewrites
+/// the buffer's start as one sample a pixel and returns 1; else leaves it
+/// and returns 0.
 int mh_compact_if_gray(uint8_t *pixels, size_t count, int channels);
 
 
