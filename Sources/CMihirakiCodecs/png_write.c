@@ -40,10 +40,7 @@ void mh_png_filter_row(int type, const uint8_t *restrict row, const uint8_t *res
         }
         for (size_t i = 0; i < lead; i++) out[i] = (uint8_t)(row[i] - prior[i]);
         for (size_t i = lead; i < n; i++) {
-            int a = row[i - bpp], b = prior[i], c = prior[i - bpp];
-            int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
-            int predicted = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
-            out[i] = (uint8_t)(row[i] - predicted);
+            out[i] = (uint8_t)(row[i] - mh_png_paeth(row[i - bpp], prior[i], prior[i - bpp]));
         }
         break;
     default:

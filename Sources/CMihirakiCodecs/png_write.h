@@ -7,6 +7,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+
+/// Paeth's predictor: a (left) if |p-a| is least for p = a + b - c, else b
+/// (above) if |p-b| is not more than |p-c|, else c (above left).
+static inline int mh_png_paeth(int a, int b, int c) {
+    int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
+    return (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
+}
 
 /// Filters one row with PNG filter `type` (0–4) into `out`, without the type
 /// byte. `prior` is the row above, or NULL for the first row (read as zeros).

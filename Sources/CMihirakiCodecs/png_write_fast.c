@@ -67,8 +67,7 @@ static inline void residuals_at(const uint8_t *row, const uint8_t *prior, size_t
                                 unsigned long cost[5]) {
     int x = row[i], b = prior[i];
     int a = i >= (size_t)bpp ? row[i - bpp] : 0, c = i >= (size_t)bpp ? prior[i - bpp] : 0;
-    int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
-    int paeth = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
+    int paeth = mh_png_paeth(a, b, c);
     const uint8_t r[5] = {(uint8_t)x, (uint8_t)(x - a), (uint8_t)(x - b), (uint8_t)(x - ((a + b) >> 1)),
                           (uint8_t)(x - paeth)};
     for (int k = 0; k < 5; k++) {

@@ -25,7 +25,7 @@ package struct ResampleKernel: Hashable, Sendable {
     package let weights: [Int16]
 
     /// The kernel for `inputSize → outputSize`, made once per process and
-    /// kept (the most recent 64 sizes): a book's pages mostly share a size, and
+    /// kept (the last 64 sizes made; the oldest goes first): a book's pages mostly share a size, and
     /// computing the weights (a sine each) cost 3 % of a full-size render.
     package static func shared(inputSize: Int, outputSize: Int) -> ResampleKernel {
         let key = Size(input: inputSize, output: outputSize)
