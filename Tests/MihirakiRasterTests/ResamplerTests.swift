@@ -115,24 +115,29 @@ struct ResamplerTests {
     }
 
     // Serialized: its cases set the kernel level the others check (other
-    // tests may run either level meanwhile; both give the same bytes).
-    @Test("The SIMD path equals the scalar reference bit for bit, every layout, both directions, SSSE3 and SSE2 kernels",
+    // tests may run any level meanwhile; all give the same bytes).
+    @Test("The SIMD path equals the scalar reference bit for bit, every layout, both directions, AVX2, SSSE3 and SSE2 kernels",
           .serialized, arguments: [1, 2, 3, 4])
     func simdMatchesScalar(channels: Int) {
-        #expect(mh_kernels_level() == 2, "this machine has SSSE3, so its kernels are the ones tested first")
+        #expect(mh_kernels_level() == 3, "this machine has AVX2, so its kernels are the ones tested first")
         compareWithReference(channels: channels)
-        // The SSE2 kernels, as on a CPU without SSSE3. Other tests running
-        // meanwhile may take either path: both give the same bytes.
-        mh_kernels_limit(1)
-        defer { mh_kernels_limit(2) }
-        #expect(mh_kernels_level() == 1)
-        compareWithReference(channels: channels)
+        // The SSSE3 and SSE2 kernels, as on CPUs without AVX2 or SSSE3.
+        defer { mh_kernels_limit(3) }
+        for level in [2, 1] {
+            mh_kernels_limit(Int32(level))
+            #expect(mh_kernels_level() == Int32(level))
+            compareWithReference(channels: channels)
+        }
     }
 
     func compareWithReference(channels: Int) {
         var seed: UInt64 = 5
         for (w, h, ow, oh) in [(37, 23, 11, 9), (11, 9, 37, 23), (64, 50, 63, 51), (5, 300, 17, 20), (300, 5, 19, 3),
-                               (1, 1, 40, 30), (129, 77, 128, 76), (33, 1, 5, 1), (16, 16, 16, 7)] {
+                               (1, 1, 40, 30), (129, 77, 128, 76), (33, 1, 5, 1), (16, 16, 16, 7),
+                               // A full-size page's scale (9–10 taps, one AVX2 step along x) and a
+                               // thumbnail's (20–21 taps: an AVX2 step and an SSE2 one); rows of
+                               // 32 bytes and more, with tails of 16 and fewer, along y.
+                               (150, 97, 99, 63), (150, 97, 53, 35), (51, 201, 49, 67)] {
             seed += 1
             let source = noiseImage(width: w, height: h, channels: channels, seed: seed)
             #expect(LanczosResampler.resample(source, width: ow, height: oh)

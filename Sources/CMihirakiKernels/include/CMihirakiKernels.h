@@ -32,9 +32,10 @@ void mh_resample_columns(const uint8_t *src, size_t src_stride, size_t row_bytes
 void mh_resample_row(const uint8_t *in, int channels, const int32_t *starts, const int32_t *counts,
                      const int16_t *weights, int weight_stride, int out_width, uint8_t *out);
 
-/// The kernels in use: 2 when the CPU has SSSE3 (RGB and RGBA along x take
-/// four taps a step), 1 for SSE2 alone. Tests set the limit to 1 to check the
-/// SSE2 kernels too; every level gives the same bytes.
+/// The kernels in use: 3 when the CPU has AVX2 (columns 32 bytes at a time,
+/// gray rows sixteen taps a step), 2 with SSSE3 (RGB and RGBA along x take
+/// four taps a step), 1 for SSE2 alone. Tests lower the limit to check every
+/// level's kernels; every level gives the same bytes.
 void mh_kernels_limit(int level);
 int mh_kernels_level(void);
 
