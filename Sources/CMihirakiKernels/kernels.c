@@ -44,9 +44,9 @@ int mh_kernels_level(void) {
 /// one multiply-add each weighs with (w_t, w_t+1) and (w_t+2, w_t+3). Taps
 /// past the count weigh zero (rows are padded to 8), and the bytes read past
 /// the footprint stay within the 16 the caller pads.
-__attribute__((target("ssse3")))
-static void resample_row_color_ssse3(const uint8_t *in, int channels, const int32_t *starts, const int32_t *counts,
-                                     const int16_t *weights, int weight_stride, int out_width, uint8_t *out) {
+__attribute__((target("ssse3"), always_inline))
+static inline void color_row_ssse3(const uint8_t *in, int channels, const int32_t *starts, const int32_t *counts,
+                                   const int16_t *weights, int weight_stride, int out_width, uint8_t *out) {
     const int32_t bias = 1 << (MH_RESAMPLE_PRECISION - 1);
     const size_t c = (size_t)channels;
     const __m128i zero = _mm_setzero_si128();
@@ -70,9 +70,76 @@ static void resample_row_color_ssse3(const uint8_t *in, int channels, const int3
         memcpy(out + (size_t)o * c, &packed, c);
     }
 }
+
+/// The kernel above with the channel count fixed, so every pixel's store is
+/// a plain move rather than a call to memcpy.
+__attribute__((target("ssse3")))
+static void resample_row_color_ssse3(const uint8_t *in, int channels, const int32_t *starts, const int32_t *counts,
+                                     const int16_t *weights, int weight_stride, int out_width, uint8_t *out) {
+    if (channels == 3) color_row_ssse3(in, 3, starts, counts, weights, weight_stride, out_width, out);
+    else color_row_ssse3(in, 4, starts, counts, weights, weight_stride, out_width, out);
+}
 #endif
 
 #if defined(MH_HAVE_AVX2_KERNELS)
+/// RGB and RGBA along x with AVX2: two outputs at once, one in each 16-byte
+/// half, each half doing the SSSE3 kernel's step (four taps, two byte
+/// shuffles into 16-bit pairs, two multiply-adds) on its own output. The pair
+/// runs to the longer footprint; the shorter one's extra taps weigh zero
+/// (weights are padded to 8). Footprints never start further left as the
+/// outputs go right, so the left output's reads stay where the right one's
+/// would; the right one's stay inside the row (plus the SSSE3 kernel's 16
+/// bytes) unless the longer footprint, moved to its start, would pass the
+/// last footprint's end. Only at the row's right edge does that happen, and
+/// there the SSSE3 kernel takes the pair.
+__attribute__((target("avx2"), always_inline))
+static inline void color_row_avx2(const uint8_t *in, int channels, const int32_t *starts, const int32_t *counts,
+                                  const int16_t *weights, int weight_stride, int out_width, uint8_t *out) {
+    const int32_t bias = 1 << (MH_RESAMPLE_PRECISION - 1);
+    const size_t c = (size_t)channels, stride = (size_t)weight_stride;
+    const __m128i first = channels == 3 ? _mm_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1)
+                                        : _mm_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1);
+    const __m128i second = channels == 3 ? _mm_setr_epi8(6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1)
+                                         : _mm_setr_epi8(8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1);
+    const __m256i first2 = _mm256_broadcastsi128_si256(first), second2 = _mm256_broadcastsi128_si256(second);
+    if (out_width < 1) return;
+    const int32_t end = starts[out_width - 1] + counts[out_width - 1];
+    int o = 0;
+    for (; o + 2 <= out_width; o += 2) {
+        const int n = counts[o] > counts[o + 1] ? counts[o] : counts[o + 1];
+        if (starts[o + 1] + n > end) {
+            resample_row_color_ssse3(in, channels, starts + o, counts + o, weights + (size_t)o * stride,
+                                     weight_stride, 2, out + (size_t)o * c);
+            continue;
+        }
+        const uint8_t *p0 = in + (size_t)starts[o] * c, *p1 = in + (size_t)starts[o + 1] * c;
+        const int16_t *w0 = weights + (size_t)o * stride, *w1 = w0 + stride;
+        __m256i acc = _mm256_set1_epi32(bias);
+        for (int t = 0; t < n; t += 4) {
+            __m256i pixels = _mm256_loadu2_m128i((const __m128i *)(p1 + (size_t)t * c), (const __m128i *)(p0 + (size_t)t * c));
+            __m256i taps = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadl_epi64((const __m128i *)(w0 + t))),
+                                                   _mm_loadl_epi64((const __m128i *)(w1 + t)), 1);
+            acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_shuffle_epi8(pixels, first2), _mm256_shuffle_epi32(taps, 0x00)));
+            acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_shuffle_epi8(pixels, second2), _mm256_shuffle_epi32(taps, 0x55)));
+        }
+        acc = _mm256_srai_epi32(acc, MH_RESAMPLE_PRECISION);
+        __m256i words = _mm256_packs_epi32(acc, acc);
+        __m256i packed = _mm256_packus_epi16(words, words);
+        int32_t a = _mm256_extract_epi32(packed, 0), b = _mm256_extract_epi32(packed, 4);
+        memcpy(out + (size_t)o * c, &a, c);
+        memcpy(out + (size_t)(o + 1) * c, &b, c);
+    }
+    if (o < out_width) resample_row_color_ssse3(in, channels, starts + o, counts + o, weights + (size_t)o * stride,
+                                                weight_stride, 1, out + (size_t)o * c);
+}
+
+__attribute__((target("avx2")))
+static void resample_row_color_avx2(const uint8_t *in, int channels, const int32_t *starts, const int32_t *counts,
+                                    const int16_t *weights, int weight_stride, int out_width, uint8_t *out) {
+    if (channels == 3) color_row_avx2(in, 3, starts, counts, weights, weight_stride, out_width, out);
+    else color_row_avx2(in, 4, starts, counts, weights, weight_stride, out_width, out);
+}
+
 /// Columns with AVX2: the SSE2 loop of mh_resample_columns on 32 bytes at a
 /// time. The byte and word unpacks work within each 16-byte half, and the
 /// packs at the end undo them within each half, so the bytes come out in
@@ -299,6 +366,12 @@ void mh_resample_row(const uint8_t *in, int channels, const int32_t *starts, con
         return;
     }
     if (channels == 3 || channels == 4) {
+#if defined(MH_HAVE_AVX2_KERNELS)
+        if (mh_kernels_level() >= 3 && weight_stride % 8 == 0) {
+            resample_row_color_avx2(in, channels, starts, counts, weights, weight_stride, out_width, out);
+            return;
+        }
+#endif
 #if defined(MH_HAVE_SSSE3_KERNELS)
         if (mh_kernels_level() >= 2 && weight_stride % 8 == 0) {
             resample_row_color_ssse3(in, channels, starts, counts, weights, weight_stride, out_width, out);
