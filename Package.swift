@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "CMihirakiPoppler", linkerSettings: [.linkedLibrary("poppler-cpp")]),
         // Pure value code: imposition, geometry, options, ComicInfo. No pixels, no I/O.
         .target(name: "MihirakiCore"),
-        // Multiply-add kernels in C (SSE2 on x86-64, scalar elsewhere); the
+        // Multiply-add kernels in C (AVX2, SSSE3 or SSE2 on x86-64, chosen at run time; scalar elsewhere); the
         // scalar Swift reference in MihirakiRaster is what they are tested against.
         .target(name: "CMihirakiKernels"),
         // Pixel buffers and kernels: fill, blit, composite, resample.
