@@ -63,14 +63,16 @@ actor RenderQueue {
             let answer = FirstAnswer()
             result = try await withCheckedThrowingContinuation { continuation in
                 answer.wait(continuation)
+                // A cancelled timer must not answer: it is cancelled because
+                // the result came, and would race it with a 504.
                 let timer = Task {
-                    try? await Task.sleep(until: deadline, clock: .continuous)
+                    do { try await Task.sleep(until: deadline, clock: .continuous) } catch { return }
                     answer.give(.failure(ServerError.timedOut))
                 }
                 Task {
                     let result = await task.result
-                    timer.cancel()
                     answer.give(result)
+                    timer.cancel()
                 }
             }
         } else {

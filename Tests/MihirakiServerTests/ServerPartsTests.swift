@@ -104,3 +104,27 @@ struct CatalogRescanTests {
         #expect(try #require(catalog.book("B/v1")).signature != before)
     }
 }
+
+@Suite("Server parts: the render queue", .tags(.server), .timeLimit(.minutes(2)))
+struct RenderQueueTests {
+    /// A render that finishes long before its deadline is answered with its
+    /// result, every time. The timer that would answer 504 is cancelled when
+    /// the result arrives, and a cancelled timer must not answer: it once
+    /// did, racing the result, and a browser test saw a 504 for a spread that
+    /// had rendered in milliseconds.
+    @Test("A render done before its deadline is never answered 504")
+    func finishedBeforeDeadline() async throws {
+        let queue = RenderQueue(workers: 2, queue: 64)
+        let deadline = ContinuousClock.now + .seconds(600)
+        var timedOut = 0
+        for round in 0..<20_000 {
+            do {
+                let value = try await queue.run(key: ExactKey("r\(round)"), deadline: deadline) { round }
+                #expect(value == round)
+            } catch let error as ServerError where error.status == .gatewayTimeout {
+                timedOut += 1
+            }
+        }
+        #expect(timedOut == 0, "\(timedOut) of 20,000 renders answered 504 with ten minutes to spare")
+    }
+}
