@@ -32,8 +32,8 @@ let package = Package(
         // Every image library call lives here; setjmp/longjmp never leave C.
         .target(
             name: "CMihirakiCodecs",
-            // libavif and libjxl are loaded when first needed (lazy_codecs.c), not linked.
-            linkerSettings: ["png16", "jpeg", "deflate", "webp", "webpdemux", "gif", "archive", "lcms2"].map {
+            // libavif, libjxl and libarchive are loaded when first needed (lazy_codecs.c), not linked.
+            linkerSettings: ["png16", "jpeg", "deflate", "webp", "webpdemux", "gif", "lcms2"].map {
                 .linkedLibrary($0)
             }
         ),

@@ -3,13 +3,11 @@
 // bytes). Entries come one after another; their data is read in chunks, so an
 // archive is never held in memory whole. libarchive reports errors by return
 // codes and messages, never by jumping or exiting.
+#include "lazy_codecs.h"  // libarchive itself, loaded on first use
 #include "shim.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#include <archive.h>
-#include <archive_entry.h>
 
 struct mh_archive {
     struct archive *archive;
@@ -29,6 +27,7 @@ static void archive_failure(mh_error *error, struct archive *archive, const char
 
 mh_archive *mh_archive_open(const char *path, mh_error *error) {
     mh_set_error(error, MH_OK, "");
+    if (!mh_archive_load(error)) return NULL;
     mh_archive *reader = calloc(1, sizeof *reader);
     if (reader == NULL || (reader->archive = archive_read_new()) == NULL) {
         free(reader);

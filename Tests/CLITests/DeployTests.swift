@@ -126,9 +126,11 @@ struct DeployTests {
             checked += 1
         }
         #expect(checked >= 20)
-        // libavif and libjxl are loaded when first needed (lazy_codecs.h), so ldd does not name them: the
-        // container must bring them all the same.
-        for soname in ["libavif.so.15", "libjxl.so.0.7"] {
+        // libavif, libjxl and libarchive are loaded when first needed (lazy_codecs.h), so ldd does not
+        // name them (a process that never reads them never pays for loading them): the container must
+        // bring them all the same.
+        for soname in ["libavif.so.15", "libjxl.so.0.7", "libarchive.so.13"] {
+            #expect(!linked.stdout.contains(soname), "\(soname) is linked, not loaded on first use")
             let owner = try runTool("/usr/bin/dpkg", ["-S", "/usr/lib/x86_64-linux-gnu/" + soname])
             let package = String(owner.stdout.split(separator: ":").first ?? "")
             #expect(owner.status == 0 && installed.contains(package), "\(soname) comes from \(package)")

@@ -196,6 +196,34 @@ struct FormatCLITests {
         #expect(jpeg.status == 0, "\(jpeg.stderr)")
     }
 
+    @Test("libarchive is loaded only for a book that needs it; without it, a 7z book is one line naming the library")
+    func archiveLibraryLoadedOnUse() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let pages = try FileManager.default.contentsOfDirectory(atPath: Fixtures.sampleBook.path).sorted()
+        let made = try runTool("/usr/bin/bsdtar", ["-cf", folder.path + "/vol.cb7", "--format", "7zip",
+                                                   "-C", Fixtures.sampleBook.path] + pages)
+        try #require(made.status == 0, "\(made.stderr)")
+        func opensLibarchive(_ arguments: [String]) throws -> Bool {
+            let (run, libraries) = try mihirakiOpening(arguments, trace: folder.path + "/trace")
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            return libraries.contains { $0.contains("libarchive.so") }
+        }
+        #expect(try !opensLibarchive(["render", Fixtures.sampleBook.path, "-o", folder.path + "/out1", "--quiet"]))
+        #expect(try opensLibarchive(["render", folder.path + "/vol.cb7", "-o", folder.path + "/out2", "--quiet"]))
+        // A mount namespace where libarchive's file is empty, as on a machine without the package.
+        let library = try FileManager.default.destinationOfSymbolicLink(atPath: "/usr/lib/x86_64-linux-gnu/libarchive.so.13")
+        func withoutLibarchive(_ arguments: [String]) throws -> Run {
+            try runTool("/usr/bin/unshare", ["-m", "/bin/sh", "-c",
+                "mount --bind /dev/null /usr/lib/x86_64-linux-gnu/\(library) && exec \"$@\"", "sh", try mihirakiPath()] + arguments)
+        }
+        let archive = try withoutLibarchive(["render", folder.path + "/vol.cb7", "-o", folder.path + "/out3"])
+        #expect(archive.status == 1 && archive.stderr.contains("vol.cb7") && archive.stderr.contains("libarchive.so.13 could not be loaded (install it to read RAR, 7z and tar books)"),
+                "\(archive.stderr)")
+        let plain = try withoutLibarchive(["render", Fixtures.sampleBook.path, "-o", folder.path + "/out4", "--quiet"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+    }
+
     @Test("JPEG has no alpha: a transparent background is flattened onto --blank; PNG keeps it see-through")
     func jpegFlattensOntoBlank() throws {
         let folder = try TemporaryFolder()
