@@ -315,6 +315,34 @@ void mh_resample_columns(const uint8_t *src, size_t src_stride, size_t row_bytes
     }
 }
 
+#if defined(__SSE2__)
+/// RGB and RGBA along x with SSE2 alone: two pixels per multiply-add,
+/// (c0 of t, c0 of t+1, c1 of t, …) times (w_t, w_t+1). Inlined with the
+/// channel count fixed, so a pixel's store is a plain move.
+__attribute__((always_inline))
+static inline void color_row_sse2(const uint8_t *in, int channels, const int32_t *starts, const int32_t *counts,
+                                  const int16_t *weights, int weight_stride, int out_width, uint8_t *out) {
+    const __m128i zero = _mm_setzero_si128();
+    for (int o = 0; o < out_width; o++) {
+        const uint8_t *p = in + (size_t)starts[o] * (size_t)channels;
+        const int16_t *w = weights + (size_t)o * (size_t)weight_stride;
+        const int n = counts[o];
+        __m128i acc = _mm_set1_epi32(1 << (MH_RESAMPLE_PRECISION - 1));
+        for (int t = 0; t < n; t += 2) {
+            int32_t a, b;
+            memcpy(&a, p + (size_t)t * (size_t)channels, 4);
+            memcpy(&b, p + (size_t)(t + 1) * (size_t)channels, 4);
+            __m128i px = _mm_unpacklo_epi8(_mm_unpacklo_epi8(_mm_cvtsi32_si128(a), _mm_cvtsi32_si128(b)), zero);
+            __m128i pair = _mm_set1_epi32((int32_t)(((uint32_t)(uint16_t)w[t + 1] << 16) | (uint16_t)w[t]));
+            acc = _mm_add_epi32(acc, _mm_madd_epi16(px, pair));
+        }
+        acc = _mm_srai_epi32(acc, MH_RESAMPLE_PRECISION);
+        int32_t packed = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(acc, zero), zero));
+        memcpy(out + (size_t)o * (size_t)channels, &packed, (size_t)channels);
+    }
+}
+#endif
+
 void mh_resample_row(const uint8_t *in, int channels, const int32_t *starts, const int32_t *counts,
                      const int16_t *weights, int weight_stride, int out_width, uint8_t *out) {
     const int32_t bias = 1 << (MH_RESAMPLE_PRECISION - 1);
@@ -378,24 +406,8 @@ void mh_resample_row(const uint8_t *in, int channels, const int32_t *starts, con
             return;
         }
 #endif
-        for (int o = 0; o < out_width; o++) {
-            const uint8_t *p = in + (size_t)starts[o] * (size_t)channels;
-            const int16_t *w = weights + (size_t)o * (size_t)weight_stride;
-            const int n = counts[o];
-            __m128i acc = _mm_set1_epi32(bias);
-            // Two pixels per multiply-add: (c0 of t, c0 of t+1, c1 of t, …) times (w_t, w_t+1).
-            for (int t = 0; t < n; t += 2) {
-                int32_t a, b;
-                memcpy(&a, p + (size_t)t * (size_t)channels, 4);
-                memcpy(&b, p + (size_t)(t + 1) * (size_t)channels, 4);
-                __m128i px = _mm_unpacklo_epi8(_mm_unpacklo_epi8(_mm_cvtsi32_si128(a), _mm_cvtsi32_si128(b)), zero);
-                __m128i pair = _mm_set1_epi32((int32_t)(((uint32_t)(uint16_t)w[t + 1] << 16) | (uint16_t)w[t]));
-                acc = _mm_add_epi32(acc, _mm_madd_epi16(px, pair));
-            }
-            acc = _mm_srai_epi32(acc, MH_RESAMPLE_PRECISION);
-            int32_t packed = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(acc, zero), zero));
-            memcpy(out + (size_t)o * (size_t)channels, &packed, (size_t)channels);
-        }
+        if (channels == 3) color_row_sse2(in, 3, starts, counts, weights, weight_stride, out_width, out);
+        else color_row_sse2(in, 4, starts, counts, weights, weight_stride, out_width, out);
         return;
     }
 #endif
