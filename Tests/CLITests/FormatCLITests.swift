@@ -181,12 +181,7 @@ struct FormatCLITests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write("avif/p1.avif", try Fixtures.bytes(Fixtures.testImages.appendingPathComponent("formats/icc.avif")))
-        // A mount namespace where libavif's file is empty, as on a machine without the package.
-        let library = try FileManager.default.destinationOfSymbolicLink(atPath: "/usr/lib/x86_64-linux-gnu/libavif.so.15")
-        func withoutAVIF(_ arguments: [String]) throws -> Run {
-            try runTool("/usr/bin/unshare", ["-m", "/bin/sh", "-c",
-                "mount --bind /dev/null /usr/lib/x86_64-linux-gnu/\(library) && exec \"$@\"", "sh", try mihirakiPath()] + arguments)
-        }
+        func withoutAVIF(_ arguments: [String]) throws -> Run { try mihirakiWithout("libavif.so.15", arguments) }
         let page = try withoutAVIF(["render", folder.path + "/avif", "-o", folder.path + "/out1"])
         #expect(page.status == 1 && page.stderr.contains("avif/p1.avif: libavif.so.15 could not be loaded"), "\(page.stderr)")
         let output = try withoutAVIF(["render", Fixtures.sampleBook.path, "-o", folder.path + "/out2", "--format", "avif"])
@@ -211,12 +206,7 @@ struct FormatCLITests {
         }
         #expect(try !opensLibarchive(["render", Fixtures.sampleBook.path, "-o", folder.path + "/out1", "--quiet"]))
         #expect(try opensLibarchive(["render", folder.path + "/vol.cb7", "-o", folder.path + "/out2", "--quiet"]))
-        // A mount namespace where libarchive's file is empty, as on a machine without the package.
-        let library = try FileManager.default.destinationOfSymbolicLink(atPath: "/usr/lib/x86_64-linux-gnu/libarchive.so.13")
-        func withoutLibarchive(_ arguments: [String]) throws -> Run {
-            try runTool("/usr/bin/unshare", ["-m", "/bin/sh", "-c",
-                "mount --bind /dev/null /usr/lib/x86_64-linux-gnu/\(library) && exec \"$@\"", "sh", try mihirakiPath()] + arguments)
-        }
+        func withoutLibarchive(_ arguments: [String]) throws -> Run { try mihirakiWithout("libarchive.so.13", arguments) }
         let archive = try withoutLibarchive(["render", folder.path + "/vol.cb7", "-o", folder.path + "/out3"])
         #expect(archive.status == 1 && archive.stderr.contains("vol.cb7") && archive.stderr.contains("libarchive.so.13 could not be loaded (install it to read RAR, 7z and tar books)"),
                 "\(archive.stderr)")

@@ -24,6 +24,16 @@ func mihirakiTraced(_ arguments: [String], calls: String, trace: String) throws 
     return (run, try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n"))
 }
 
+/// Runs `mihiraki` in a mount namespace where the library `soname` (under
+/// /usr/lib/x86_64-linux-gnu) is an empty file, as on a machine without its
+/// package.
+func mihirakiWithout(_ soname: String, _ arguments: [String]) throws -> Run {
+    let folder = "/usr/lib/x86_64-linux-gnu/"
+    let library = try FileManager.default.destinationOfSymbolicLink(atPath: folder + soname)
+    return try runTool("/usr/bin/unshare", ["-m", "/bin/sh", "-c", "mount --bind /dev/null \(folder)\(library) && exec \"$@\"",
+                                            "sh", try mihirakiPath()] + arguments)
+}
+
 /// Runs `mihiraki` under strace and returns every path it opened (not the
 /// ones that did not exist), in order; `trace` is where strace writes.
 func mihirakiOpening(_ arguments: [String], trace: String) throws -> (run: Run, opened: [String]) {

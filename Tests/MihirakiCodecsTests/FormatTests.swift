@@ -1,4 +1,3 @@
-import CMihirakiCodecs
 import Foundation
 import MihirakiRaster
 import MihirakiTestSupport
@@ -153,16 +152,13 @@ struct FormatTests {
         }
     }
 
-    /// `image` as WebP by libwebp, lossy at quality 80 or lossless.
+    /// `image` as WebP by libwebp, lossy at quality 80 or lossless, through the spread writer.
     static func webp(_ image: PixelBuffer, lossless: Bool = false) throws -> [UInt8] {
-        var buffer = mh_buffer(), error = mh_error()
-        let status = image.pixels.withUnsafeBytes {
-            mh_webp_encode($0.baseAddress, UInt32(image.width), UInt32(image.height), image.rowBytes, Int32(image.channels),
-                           lossless ? 50 : 80, lossless ? 1 : 0, &buffer, &error)
-        }
-        guard status == MH_OK else { throw CodecError(error) }
-        defer { mh_buffer_free(&buffer) }
-        return Array(UnsafeBufferPointer(start: buffer.data, count: buffer.size))
+        var encoding = SpreadEncoding()
+        encoding.format = .webp
+        encoding.quality = lossless ? 50 : 80
+        encoding.lossless = lossless
+        return try SpreadEncoder.encode(image, with: encoding)
     }
 
     /// The samples per pixel and rows `withRows` (the render path) delivers.

@@ -120,16 +120,12 @@ let benchmarks: @Sendable () -> Void = {
     }
 }
 
-/// `image` as a lossy WebP (quality 90), by libwebp.
+/// `image` as a lossy WebP (quality 90), by libwebp through the spread writer.
 func webp(_ image: PixelBuffer) -> [UInt8] {
-    var buffer = mh_buffer(), error = mh_error()
-    let status = image.pixels.withUnsafeBytes {
-        mh_webp_encode($0.baseAddress, UInt32(image.width), UInt32(image.height), image.rowBytes, Int32(image.channels), 90,
-                       0, &buffer, &error)
-    }
-    precondition(status == MH_OK, "libwebp could not encode the benchmark page")
-    defer { mh_buffer_free(&buffer) }
-    return Array(UnsafeBufferPointer(start: buffer.data, count: buffer.size))
+    var encoding = SpreadEncoding()
+    encoding.format = .webp
+    encoding.quality = 90
+    return try! SpreadEncoder.encode(image, with: encoding)
 }
 
 /// The fast PNG writer, SIMD (`reference` 0) or its scalar twin (1).
