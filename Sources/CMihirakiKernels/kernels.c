@@ -38,6 +38,15 @@ int mh_kernels_level(void) {
 }
 
 #if defined(MH_HAVE_SSSE3_KERNELS)
+/// The byte shuffle that takes pixels `from` and `from + 1` of a 16-byte
+/// load (RGB or RGBA) into 16-bit lanes paired tap by tap: (c0 of the
+/// first, c0 of the second, c1 of the first, …); lanes of a missing alpha are zero.
+static inline __m128i pair_shuffle(int channels, int from) {
+    const char a = (char)(from * channels), b = (char)((from + 1) * channels);
+    return _mm_setr_epi8(a, -1, b, -1, (char)(a + 1), -1, (char)(b + 1), -1, (char)(a + 2), -1, (char)(b + 2), -1,
+                         channels == 4 ? (char)(a + 3) : -1, -1, channels == 4 ? (char)(b + 3) : -1, -1);
+}
+
 /// RGB and RGBA along x with SSSE3: four taps a step. One 16-byte load holds
 /// pixels t…t+3; two byte shuffles spread them into 16-bit lanes paired tap
 /// by tap, (c0 of t, c0 of t+1, c1 of t, …) and the same for t+2, t+3, which
@@ -50,10 +59,7 @@ static inline void color_row_ssse3(const uint8_t *in, int channels, const int32_
     const int32_t bias = 1 << (MH_RESAMPLE_PRECISION - 1);
     const size_t c = (size_t)channels;
     const __m128i zero = _mm_setzero_si128();
-    const __m128i first = channels == 3 ? _mm_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1)
-                                        : _mm_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1);
-    const __m128i second = channels == 3 ? _mm_setr_epi8(6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1)
-                                         : _mm_setr_epi8(8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1);
+    const __m128i first = pair_shuffle(channels, 0), second = pair_shuffle(channels, 2);
     for (int o = 0; o < out_width; o++) {
         const uint8_t *p = in + (size_t)starts[o] * c;
         const int16_t *w = weights + (size_t)o * (size_t)weight_stride;
@@ -97,10 +103,7 @@ static inline void color_row_avx2(const uint8_t *in, int channels, const int32_t
                                   const int16_t *weights, int weight_stride, int out_width, uint8_t *out) {
     const int32_t bias = 1 << (MH_RESAMPLE_PRECISION - 1);
     const size_t c = (size_t)channels, stride = (size_t)weight_stride;
-    const __m128i first = channels == 3 ? _mm_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1)
-                                        : _mm_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1);
-    const __m128i second = channels == 3 ? _mm_setr_epi8(6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1)
-                                         : _mm_setr_epi8(8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1);
+    const __m128i first = pair_shuffle(channels, 0), second = pair_shuffle(channels, 2);
     const __m256i first2 = _mm256_broadcastsi128_si256(first), second2 = _mm256_broadcastsi128_si256(second);
     if (out_width < 1) return;
     const int32_t end = starts[out_width - 1] + counts[out_width - 1];
