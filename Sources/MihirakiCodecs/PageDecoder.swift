@@ -296,9 +296,12 @@ public enum PageDecoder {
         return try decoder.open(bytes, body)
     }
 
-    /// Refuses a `width × height` image above `maxPixels` (no limit when `nil`).
-    /// - Throws: `CodecError` with code `.tooLarge`.
+    /// Refuses a `width × height` image without pixels, or above `maxPixels`
+    /// (no limit when `nil`).
+    /// - Throws: `CodecError` with code `.corrupt` or `.tooLarge`.
     package static func checkPixelLimit(width: Int, height: Int, maxPixels: Int?) throws {
+        // No pixel to draw: refused here, so no resampler ever sees an empty side.
+        guard width > 0, height > 0 else { throw CodecError(.corrupt, "the image is \(width)×\(height): it has no pixels") }
         guard let maxPixels else { return }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || pixels > maxPixels {

@@ -31,16 +31,16 @@ package enum BitmapFont {
     }
 
     /// Draws `text` with its top-left corner at `(x, y)`, each font pixel a
-    /// `scale × scale` square of `samples`. Unknown characters draw nothing.
+    /// `scale × scale` square of `color`. Unknown characters draw nothing.
     package static func draw(_ text: String, into image: inout PixelBuffer, x: Int, y: Int, scale: Int,
-                            samples: [UInt8]) {
+                            color: Color) {
         var penX = x
         for character in text {
             if let rows = glyphs[character] {
                 for (row, bits) in rows.enumerated() {
                     for column in 0..<glyphWidth where bits & (0x10 >> UInt8(column)) != 0 {
                         image.fill(x: penX + column * scale, y: y + row * scale, width: scale, height: scale,
-                                   samples: samples)
+                                   color: color)
                     }
                 }
             }

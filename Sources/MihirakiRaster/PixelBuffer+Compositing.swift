@@ -56,10 +56,27 @@ extension PixelBuffer {
         }
     }
 
-    /// Fills `rect` (clipped to the buffer) with one pixel value given as
-    /// samples in this buffer's layout.
-    package mutating func fill(x: Int, y: Int, width w: Int, height h: Int, samples: [UInt8]) {
-        precondition(samples.count == channels, "sample count does not match the buffer")
+    /// Fills `rect` (clipped to the buffer) with `color` as this buffer
+    /// stores it (premultiplied in an RGBA buffer). The colour and the
+    /// buffer's layout cannot disagree: a gray buffer given a colour that is
+    /// not gray becomes RGB first (``expandedToRGB()``), and a buffer without
+    /// alpha takes the colour's samples and drops its alpha.
+    package mutating func fill(x: Int, y: Int, width w: Int, height h: Int, color: Color) {
+        if channels == 1 && !color.isGray { self = expandedToRGB() }
+        let samples: [UInt8]
+        switch channels {
+        case 1: samples = [color.red]
+        case 2: samples = [color.red, color.alpha]
+        case 3: samples = [color.red, color.green, color.blue]
+        default: samples = [color.red, color.green, color.blue, color.alpha]
+        }
+        fill(x: x, y: y, width: w, height: h, samples: samples)
+    }
+
+    /// Fills `rect` with one pixel value given as `samples` in this buffer's
+    /// layout (exactly `channels` of them: ``fill(x:y:width:height:color:)``
+    /// makes them).
+    private mutating func fill(x: Int, y: Int, width w: Int, height h: Int, samples: [UInt8]) {
         let x0 = max(x, 0), y0 = max(y, 0), x1 = min(x + w, width), y1 = min(y + h, height)
         guard x0 < x1, y0 < y1 else { return }
         let c = channels, stride = rowBytes, span = (x1 - x0) * c
@@ -85,9 +102,10 @@ extension PixelBuffer {
     }
 
     /// A gray canvas as RGB, each sample repeated: what an RGB canvas would
-    /// hold had it been RGB from the start.
+    /// hold had it been RGB from the start. Any other buffer is returned as
+    /// it is.
     package func expandedToRGB() -> PixelBuffer {
-        precondition(channels == 1, "only a gray canvas is expanded")
+        guard channels == 1 else { return self }
         return PixelBuffer(width: width, height: height, channels: 3) { out in
             pixels.withUnsafeBufferPointer { gray in
                 for i in 0..<gray.count {

@@ -7,29 +7,31 @@ import Mihiraki
 /// from the library's option table (``LayoutOptions/table``); this type only
 /// tells swift-argument-parser that the flags exist. `LayoutFlagsTests`
 /// requires one flag here per entry of the table, parsed as the table says.
+/// Every value is taken as it comes, dash or not, so `--gap -3` is refused
+/// by the table as a bad value instead of being a missing one.
 struct LayoutFlags: ParsableArguments {
-    @Option(name: .customLong("size"), help: help("size")) var size: String?
-    @Option(name: .customLong("layout"), help: help("layout")) var layout: String?
-    @Option(name: .customLong("direction"), help: help("direction")) var direction: String?
-    @Option(name: .customLong("cover"), help: help("cover")) var cover: String?
-    @Option(name: .customLong("page-aspect"), help: help("page-aspect")) var pageAspect: String?
-    @Option(name: .customLong("wide-threshold"), help: help("wide-threshold")) var wideThreshold: String?
-    @Option(name: .customLong("solo"), help: help("solo")) var solo: [String] = []
-    @Option(name: .customLong("blank-before"), help: help("blank-before")) var blankBefore: [String] = []
-    @Option(name: .customLong("gap"), help: help("gap")) var gap: String?
-    @Option(name: .customLong("fit"), help: help("fit")) var fit: String?
-    @Option(name: .customLong("align"), help: help("align")) var align: String?
-    @Option(name: .customLong("background"), help: help("background")) var background: String?
-    @Option(name: .customLong("blank"), help: help("blank")) var blank: String?
+    @Option(name: .customLong("size"), parsing: .unconditional, help: help("size")) var size: String?
+    @Option(name: .customLong("layout"), parsing: .unconditional, help: help("layout")) var layout: String?
+    @Option(name: .customLong("direction"), parsing: .unconditional, help: help("direction")) var direction: String?
+    @Option(name: .customLong("cover"), parsing: .unconditional, help: help("cover")) var cover: String?
+    @Option(name: .customLong("page-aspect"), parsing: .unconditional, help: help("page-aspect")) var pageAspect: String?
+    @Option(name: .customLong("wide-threshold"), parsing: .unconditional, help: help("wide-threshold")) var wideThreshold: String?
+    @Option(name: .customLong("solo"), parsing: .unconditionalSingleValue, help: help("solo")) var solo: [String] = []
+    @Option(name: .customLong("blank-before"), parsing: .unconditionalSingleValue, help: help("blank-before")) var blankBefore: [String] = []
+    @Option(name: .customLong("gap"), parsing: .unconditional, help: help("gap")) var gap: String?
+    @Option(name: .customLong("fit"), parsing: .unconditional, help: help("fit")) var fit: String?
+    @Option(name: .customLong("align"), parsing: .unconditional, help: help("align")) var align: String?
+    @Option(name: .customLong("background"), parsing: .unconditional, help: help("background")) var background: String?
+    @Option(name: .customLong("blank"), parsing: .unconditional, help: help("blank")) var blank: String?
     @Flag(name: .customLong("strip"), help: help("strip")) var strip = false
-    @Option(name: .customLong("max-pixels"), help: help("max-pixels")) var maxPixels: String?
-    @Option(name: .customLong("color-manage"), help: help("color-manage")) var colorManage: String?
-    @Option(name: .customLong("format"), help: help("format")) var format: String?
-    @Option(name: .customLong("quality"), help: help("quality")) var quality: String?
+    @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: help("max-pixels")) var maxPixels: String?
+    @Option(name: .customLong("color-manage"), parsing: .unconditional, help: help("color-manage")) var colorManage: String?
+    @Option(name: .customLong("format"), parsing: .unconditional, help: help("format")) var format: String?
+    @Option(name: .customLong("quality"), parsing: .unconditional, help: help("quality")) var quality: String?
     @Flag(name: .customLong("lossless"), help: help("lossless")) var lossless = false
-    @Option(name: .customLong("compression"), help: help("compression")) var compression: String?
-    @Option(name: .customLong("back-cover"), help: help("back-cover")) var backCover: String?
-    @Option(name: .customLong("pairing"), help: help("pairing")) var pairing: String?
+    @Option(name: .customLong("compression"), parsing: .unconditional, help: help("compression")) var compression: String?
+    @Option(name: .customLong("back-cover"), parsing: .unconditional, help: help("back-cover")) var backCover: String?
+    @Option(name: .customLong("pairing"), parsing: .unconditional, help: help("pairing")) var pairing: String?
 
     /// The flags as the table's names and values, in the table's order.
     var given: [(name: String, value: String)] {

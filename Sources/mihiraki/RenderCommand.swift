@@ -61,6 +61,14 @@ struct RenderCommand: ParsableCommand {
         try run.validate()
         guard !books.isEmpty else { throw ValidationError("name at least one book") }
         let chosen = try ShardFlag.books(books, shard: shard)
+        // Comparison flags mean nothing to a plain render: refused, not ignored.
+        if check == nil || update {
+            let given = [("--diff", diff != nil), ("--report", reports.report != nil), ("--junit", reports.junit != nil),
+                         ("--ignore", !reports.ignore.isEmpty), ("--mask", reports.mask != nil)]
+            if let flag = given.first(where: \.1)?.0 {
+                throw ValidationError("\(flag) goes with --check GOLDEN (without --update)")
+            }
+        }
         let destination: String
         switch (output, check, update) {
         case (let out?, nil, false): destination = out
@@ -74,32 +82,53 @@ struct RenderCommand: ParsableCommand {
         // book, or one that cannot be created. The renderer creates it.
         try BookRenderer.checkOutput(destination, books: books)
 
-        let start = Date()
-        let (plans, planFailures, upToDate) = planBooks(chosen, options, run: run, into: destination)
-        var failed = planFailures
-        let meter = ProgressMeter(enabled: !quiet && mh_stderr_is_terminal() == 1, start: start)
-        let profile = StageProfile.fromEnvironment()
-        let outcomes = try BookRenderer.render(plans, into: destination, options: run, observer: profile,
-                                               progress: meter.update)
-        meter.clear()
-        if let profile { FileHandle.standardError.write(Data((profile.summary() + "\n").utf8)) }
-        var spreads = 0, skipped = upToDate
-        for outcome in outcomes {
-            spreads += outcome.written.count
-            if outcome.skipped { skipped += 1 }
-            for error in outcome.errors { printError(error.description) }
-            if !outcome.succeeded { failed += 1 }
+        if let child = RenderSupervisor.Child.current {
+            return try renderSupervised(child, chosen: chosen, options: options, run: run, into: destination)
         }
+        let start = Date()
+        guard let totals = RenderSupervisor.supervise(names: chosen) else { throw ExitCode(2) }
         if !quiet {
             let seconds = Date().timeIntervalSince(start)
             let taken = shard.map { " (shard \($0): \(chosen.count) of \(books.count))" } ?? ""
             let summary = "\(chosen.count) book\(chosen.count == 1 ? "" : "s")\(taken), "
-                + "\(spreads) spread\(spreads == 1 ? "" : "s") written to \(destination), "
-                + (incremental ? "\(skipped) up to date, " : "")
-                + "\(failed) failed, \(String(format: "%.2f", seconds)) s"
+                + "\(totals.written) spread\(totals.written == 1 ? "" : "s") written to \(destination), "
+                + (incremental ? "\(totals.upToDate) up to date, " : "")
+                + "\(totals.failed) failed, \(String(format: "%.2f", seconds)) s"
             FileHandle.standardError.write(Data((summary + "\n").utf8))
         }
-        if failed > 0 { throw ExitCode(1) }
+        if totals.failed > 0 { throw ExitCode(1) }
+    }
+
+    /// The rendering child of ``RenderSupervisor``: plans and renders its
+    /// share of the chosen books, printing each book's errors as soon as the
+    /// book is finished and telling the supervisor what it draws.
+    func renderSupervised(_ child: RenderSupervisor.Child, chosen: [String], options: LayoutOptions, run: RunOptions,
+                          into destination: String) throws {
+        var run = run
+        if let jobs = child.jobs { run.jobs = jobs }
+        let books = child.books.filter { chosen.indices.contains($0) }
+        let paths = books.map { chosen[$0] }
+        let (plans, _, upToDate) = planBooks(paths, options, run: run, into: destination)
+        // The plans keep the order of the paths, less the books that failed or were up to date.
+        var planned: [Int] = []
+        for (k, path) in paths.enumerated() where planned.count < plans.count && plans[planned.count].book.path == path {
+            planned.append(books[k])
+        }
+        child.send("P \(upToDate) " + planned.map(String.init).joined(separator: ","))
+        let meter = ProgressMeter(enabled: !quiet && RenderSupervisor.Child.stderrIsTerminal, start: Date())
+        let profile = StageProfile.fromEnvironment()
+        _ = try BookRenderer.render(plans, into: destination, options: run, observer: profile,
+                                    progress: meter.update) { [planned] event in
+            switch event {
+            case .spreadStarted(let book, let spread):
+                child.send("S \(planned[book]) \(spread)")
+            case .bookFinished(let book, let outcome):
+                for error in outcome.errors { printError(error.description) }
+                child.send("D \(planned[book]) \(outcome.written.count) \(outcome.succeeded ? 1 : 0) \(outcome.skipped ? 1 : 0)")
+            }
+        }
+        meter.clear()
+        if let profile { FileHandle.standardError.write(Data((profile.summary() + "\n").utf8)) }
     }
 
     /// The library's planning of every book, its warnings and failures printed.

@@ -182,7 +182,7 @@ struct RegressionCLITests {
         #expect(clean.status == 0 && clean.stdout.split(separator: "\n").allSatisfy { $0.hasSuffix(": ok") })
         // Break page 4: paint a black block over its middle.
         var page = try PageDecoder.decode(try Fixtures.bytes(URL(fileURLWithPath: book + "/page4.jpg")))
-        page.fill(x: 200, y: 300, width: 200, height: 200, samples: [0, 0, 0])
+        page.fill(x: 200, y: 300, width: 200, height: 200, color: Color(gray: 0))
         try Data(try JPEGEncoder.encode(page, quality: 90)).write(to: URL(fileURLWithPath: book + "/page4.jpg"))
         let broken = try mihiraki(["render", book, "--check", golden, "--size", "x300", "--diff", folder.path + "/diffs"])
         #expect(broken.status == 1)

@@ -51,7 +51,7 @@ struct CompositingTests {
     @Test("Fill and blit clip to the canvas")
     func fillAndBlit() {
         var canvas = PixelBuffer(width: 4, height: 3, channels: 1)
-        canvas.fill(x: -1, y: 1, width: 3, height: 5, samples: [7])
+        canvas.fill(x: -1, y: 1, width: 3, height: 5, color: Color(gray: 7))
         #expect(canvas.pixels == [0, 0, 0, 0, 7, 7, 0, 0, 7, 7, 0, 0])
         let tile = PixelBuffer(width: 2, height: 2, channels: 1, pixels: [1, 2, 3, 4])
         canvas.blit(tile, x: 3, y: -1)

@@ -150,7 +150,7 @@ struct ResamplerTests {
         // Drawing into a rectangle of a larger canvas touches only that rectangle.
         let source = noiseImage(width: 31, height: 29, channels: channels, seed: 77)
         var canvas = PixelBuffer(width: 60, height: 50, channels: channels)
-        canvas.fill(x: 0, y: 0, width: 60, height: 50, samples: Array(repeating: 7, count: channels))
+        canvas.fill(x: 0, y: 0, width: 60, height: 50, color: Color(red: 7, green: 7, blue: 7, alpha: 7))
         var line = 0
         source.pixels.withUnsafeBufferPointer { src in
             LanczosResampler.draw(sourceWidth: 31, sourceHeight: 29, channels: channels, into: &canvas,
@@ -160,7 +160,7 @@ struct ResamplerTests {
             }
         }
         var expected = PixelBuffer(width: 60, height: 50, channels: channels)
-        expected.fill(x: 0, y: 0, width: 60, height: 50, samples: Array(repeating: 7, count: channels))
+        expected.fill(x: 0, y: 0, width: 60, height: 50, color: Color(red: 7, green: 7, blue: 7, alpha: 7))
         expected.blit(LanczosResampler.reference(source, width: 40, height: 21), x: 13, y: 4)
         #expect(canvas == expected)
     }

@@ -9,7 +9,7 @@ extension ImageComparator {
     /// - Returns: the comparison; `.error` names an unreadable file.
     public static func compareFiles(expected: String, actual: String, options: Options) -> FileComparison {
         compareFiles(expected: expected, actual: actual, name: actual, options: options,
-                     key: (actual as NSString).lastPathComponent)
+                     key: FileSystem.lastComponent(of: actual))
     }
 
     static func compareFiles(expected: String, actual: String, name: String, options: Options,

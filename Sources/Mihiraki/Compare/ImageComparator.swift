@@ -133,7 +133,7 @@ public enum ImageComparator {
     }
 
     static func writePNG(_ image: PixelBuffer, to path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = FileSystem.parent(of: path)
         if !folder.isEmpty { try FileSystem.makeDirectories(folder) }
         try FileSystem.writeAtomically(try MihirakiError.wrapping(path: path) {
             try PNGEncoder.encode(image, compression: .fast)

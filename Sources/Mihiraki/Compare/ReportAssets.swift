@@ -50,7 +50,7 @@ struct ReportAssets {
 
     private func place(_ source: String, as name: String) throws -> String {
         let target = folder + "/" + name
-        try FileSystem.makeDirectories((target as NSString).deletingLastPathComponent)
+        try FileSystem.makeDirectories(FileSystem.parent(of: target))
         unlink(target)
         if link(source, target) != 0 {
             try FileSystem.writeAtomically(try FileSystem.read(source), to: target)

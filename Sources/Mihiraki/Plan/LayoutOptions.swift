@@ -83,6 +83,13 @@ public struct LayoutOptions: Sendable {
         guard wideThreshold > 0, wideThreshold.isFinite else {
             throw MihirakiError(.usage, "--wide-threshold must be a positive number")
         }
+        // A slot under one pixel would draw every page as nothing.
+        let frames = SlotFrames(options: geometry)
+        let slot = layout == .single ? frames.single : frames.left
+        guard snap(slot.maxX) - snap(slot.minX) >= 1, snap(slot.maxY) - snap(slot.minY) >= 1 else {
+            throw MihirakiError(.usage, "--page-aspect \(pageAspect) leaves page slots under one pixel on a "
+                                + "\(canvasWidth)x\(canvasHeight) canvas")
+        }
         if let bad = soloPages.union(blankBefore).first(where: { $0 < 1 }) {
             throw MihirakiError(.usage, "page numbers start at 1 (got \(bad))")
         }

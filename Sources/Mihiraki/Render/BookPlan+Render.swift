@@ -8,7 +8,8 @@ extension BookPlan {
     ///
     /// - Parameter index: 0-based, below ``spreadCount``.
     /// - Returns: the spread's pixels, exactly what its file holds.
-    /// - Throws: ``MihirakiError`` naming a page that cannot be read or decoded.
+    /// - Throws: ``MihirakiError`` naming a page that cannot be read or
+    ///   decoded; `.usage` for an index out of range.
     public func renderSpread(at index: Int) throws -> PixelBuffer {
         try renderSpread(at: index, observer: nil)
     }
@@ -60,24 +61,22 @@ extension BookPlan {
     /// ``renderSpread(at:)``, telling `observer` where the time goes.
     package func renderSpread(at index: Int, observer: (any RenderObserver)?,
                               deadline: RenderDeadline? = nil) throws -> PixelBuffer {
-        precondition(entries.indices.contains(index), "spread index out of range")
+        guard entries.indices.contains(index) else {
+            throw MihirakiError(.usage, path: book.path, "has no spread \(index + 1) (it has \(entries.count))")
+        }
         let timer = StageTimer(observer: observer, deadline: deadline)
         try timer.checkDeadline()
         observer?.spreadStarted()
         let entry = entries[index]
         let background = options.background, blank = options.blank
-        let channels = canvasChannels(entry)
-        func samples(_ color: Color) -> [UInt8] {
-            Array([color.red, color.green, color.blue, color.alpha].prefix(channels))
-        }
-        var canvas = PixelBuffer(width: canvas.width, height: canvas.height, channels: channels)
-        canvas.fill(x: 0, y: 0, width: canvas.width, height: canvas.height, samples: samples(background.premultiplied))
+        var canvas = PixelBuffer(width: canvas.width, height: canvas.height, channels: canvasChannels(entry))
+        canvas.fill(x: 0, y: 0, width: canvas.width, height: canvas.height, color: background.premultiplied)
         for slot in entry.slots {
             let rect = slot.rect
             switch slot.leaf {
             case .blank:
                 canvas.fill(x: rect.x, y: rect.y, width: rect.width, height: rect.height,
-                            samples: samples(blank.premultipliedOver(background)))
+                            color: blank.premultipliedOver(background))
             case .page(let number):
                 try draw(page: number, into: &canvas, rect: rect, timer: timer)
                 try timer.checkDeadline()
@@ -110,6 +109,7 @@ extension BookPlan {
     /// row by row and resampled as the rows arrive (a worker never holds a
     /// whole decoded page).
     func draw(page number: Int, into canvas: inout PixelBuffer, rect: PixelRect, timer: StageTimer) throws {
+        if TestFault.planned != nil { TestFault.strike(drawing: book.displayPath(pages[number - 1])) }
         let inside = rect.x >= 0 && rect.y >= 0 && rect.width > 0 && rect.height > 0
             && rect.x + rect.width <= canvas.width && rect.y + rect.height <= canvas.height
         if inside, let drawn = drawnAhead?.take(page: number, width: rect.width, height: rect.height,

@@ -55,10 +55,22 @@ public enum BookRenderer {
         try render(plans, into: outputRoot, options: options, observer: nil, progress: progress)
     }
 
-    /// ``render(_:into:options:progress:)``, telling `observer` where the time goes.
+    /// What a supervisor of the rendering process is told as it happens
+    /// (see `mihiraki render`'s supervisor): enough to name the book and the
+    /// spread that was being drawn if the process dies.
+    package enum Event: Sendable {
+        /// Spread `spread` (0-based) of plan `book` is about to be drawn.
+        case spreadStarted(book: Int, spread: Int)
+        /// Plan `book` is finished: written, failed or skipped.
+        case bookFinished(book: Int, Outcome)
+    }
+
+    /// ``render(_:into:options:progress:)``, telling `observer` where the
+    /// time goes and `events` what is being drawn.
     package static func render(_ plans: [BookPlan], into outputRoot: String, options: RunOptions,
                                observer: (any RenderObserver)?,
-                               progress: (@Sendable (Progress) -> Void)?) throws -> [Outcome] {
+                               progress: (@Sendable (Progress) -> Void)?,
+                               events: (@Sendable (Event) -> Void)? = nil) throws -> [Outcome] {
         try options.validate()
         if options.contactSheet {
             for plan in plans where plan.spreadCount > 0 {
@@ -106,10 +118,17 @@ public enum BookRenderer {
                 state.fail(MihirakiError.from(error, path: state.writer.folder))
             }
         }
+        if let events {
+            for (b, state) in books.enumerated() where state.isDone { events(.bookFinished(book: b, state.outcome())) }
+        }
         let work = largestFirst(items, books: books)
         let counter = ProgressCounter(total: work.count, books: books, report: progress)
         _ = ParallelMap.run(work.count, jobs: options.jobs) { k in
-            counter.spreadDone(completingBook: books[work[k].book].renderSpread(work[k].spread))
+            let (b, spread) = work[k]
+            events?(.spreadStarted(book: b, spread: spread))
+            let completed = books[b].renderSpread(spread)
+            if completed { events?(.bookFinished(book: b, books[b].outcome())) }
+            counter.spreadDone(completingBook: completed)
         }
         return books.map { $0.outcome() }
     }

@@ -25,6 +25,28 @@ package enum FileSystem {
         realPath(path).map { isWithin($0, folder) } ?? false
     }
 
+    /// The folder part of `path`, by name (no file is looked at): `a/b` for
+    /// `a/b/c`, `/` for `/c`, `""` for `c`. Trailing slashes are ignored.
+    /// (Foundation's `deletingLastPathComponent` traps on some one-letter
+    /// paths; this is plain string work.)
+    package static func parent(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        if slash == trimmed.startIndex { return "/" }
+        var folder = trimmed[..<slash]
+        while folder.count > 1 && folder.hasSuffix("/") { folder = folder.dropLast() }
+        return String(folder)
+    }
+
+    /// The last component of `path`, by name: `c` for `a/b/c` and `a/b/c/`.
+    package static func lastComponent(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/"), trimmed != "/" else { return String(trimmed) }
+        return String(trimmed[trimmed.index(after: slash)...])
+    }
+
     /// Whether the resolved path `path` is `folder` or below it, by name.
     static func isWithin(_ path: String, _ folder: String) -> Bool {
         path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")

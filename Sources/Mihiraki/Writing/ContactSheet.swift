@@ -42,8 +42,7 @@ enum ContactSheet {
         let cellHeight = (tiles.map(\.height).max() ?? 1) + labelHeight
         let (width, height) = size(spreads: tiles.count, tileHeight: cellHeight - labelHeight)
         var sheet = PixelBuffer(width: width, height: height, channels: 3)
-        let bg = [background.red, background.green, background.blue]
-        sheet.fill(x: 0, y: 0, width: width, height: height, samples: bg)
+        sheet.fill(x: 0, y: 0, width: width, height: height, color: background)
         for (index, tile) in tiles.enumerated() {
             let x = padding + (index % cols) * (tileWidth + padding)
             let y = padding + (index / cols) * (cellHeight + padding)
@@ -51,7 +50,7 @@ enum ContactSheet {
             let label = labels[index]
             let labelX = x + (tileWidth - BitmapFont.width(of: label, scale: labelScale)) / 2
             BitmapFont.draw(label, into: &sheet, x: labelX, y: y + tile.height + 6, scale: labelScale,
-                            samples: [ink.red, ink.green, ink.blue])
+                            color: ink)
         }
         return sheet.reducedForOutput()
     }

@@ -19,7 +19,7 @@ extension BookRenderer {
     /// The checks of ``prepareOutput(_:books:)``, creating nothing: callers
     /// make them before reading any book, so a bad `-o` costs one line and
     /// leaves no folder behind. Refused: an output that is, through any
-    /// link, one of the books or inside one; a path that is (or runs through)
+    /// link, one of the books, inside one or holding one; a path that is (or runs through)
     /// a file, a link to nothing or a loop of links.
     /// - Throws: ``MihirakiError`` with code `.usage`.
     package static func checkOutput(_ outputRoot: String, books: [String]) throws {
@@ -28,6 +28,10 @@ extension BookRenderer {
             guard let real = FileSystem.realPath(book) else { continue }  // a missing book fails on its own
             if FileSystem.isWithin(out, real) {
                 throw MihirakiError(.usage, "the output folder \(outputRoot) is inside the book \(book)")
+            }
+            // An output folder holding a book would put spreads beside its pages.
+            if FileSystem.isWithin(real, out) {
+                throw MihirakiError(.usage, "the output folder \(outputRoot) holds the book \(book)")
             }
         }
     }
@@ -54,8 +58,8 @@ extension BookRenderer {
             }
             // Nothing exists up to the root or the working folder: nothing to resolve.
             if existing == "." || existing == "/" { return path }
-            let parent = (existing as NSString).deletingLastPathComponent
-            missing.append(Substring((existing as NSString).lastPathComponent))
+            let parent = FileSystem.parent(of: existing)
+            missing.append(Substring(FileSystem.lastComponent(of: existing)))
             existing = parent.isEmpty ? "." : parent
         }
     }

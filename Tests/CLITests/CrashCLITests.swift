@@ -1,0 +1,119 @@
+import Foundation
+import MihirakiTestSupport
+import Testing
+
+/// No book, option or path ends the process with a signal, and a book that
+/// still crashes the code drawing it costs that book only (SPEC §6).
+@Suite("Command line: nothing crashes it", .serialized, .tags(.process), .timeLimit(.minutes(5)))
+struct CrashCLITests {
+    /// A colour page whose header cannot say it is colour (WebP, GIF, AVIF)
+    /// begins a gray canvas that its decode widens to RGB; the blank beside
+    /// it was then filled with one gray sample on a three-channel canvas and
+    /// a precondition trapped (exit 132). Every position a blank partner
+    /// comes from: the last page of an even LTR book, the cover of an RTL
+    /// book, --solo, --back-cover alone.
+    @Test("A colour WebP, GIF or AVIF page next to a blank renders, in every position a blank comes from",
+          arguments: ["webp-lossy", "webp-lossless", "gif", "avif"])
+    func colourPageBesideBlank(kind: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let script = """
+        import sys
+        from PIL import Image
+        out, kind = sys.argv[1], sys.argv[2]
+        ext = {"webp-lossy": "webp", "webp-lossless": "webp", "gif": "gif", "avif": "avif"}[kind]
+        for i in range(1, 5):
+            page = Image.new("RGB", (60, 90), (200, 40 * i, 30))
+            extra = {"lossless": True} if kind == "webp-lossless" else {}
+            page.save(f"{out}/p{i}.{ext}", **extra)
+        """
+        let pages = folder.path + "/book"
+        try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
+        let made = try runTool("/usr/bin/env", ["python3", "-c", script, pages, kind])
+        #expect(made.status == 0, "\(made.stderr)")
+        let cases: [[String]] = [[], ["--direction", "rtl"], ["--solo", "2"], ["--back-cover", "alone"], ["--cover", "paired", "--solo", "3"]]
+        for (index, flags) in cases.enumerated() {
+            let out = folder.path + "/out\(index)"
+            let run = try mihiraki(["render", pages, "-o", out, "--size", "x120", "--quiet"] + flags)
+            #expect(run.status == 0 && run.stderr.isEmpty, "\(flags): exit \(run.status) \(run.stderr.prefix(300))")
+            let book = out + "/book"
+            let spreads = try FileManager.default.contentsOfDirectory(atPath: book).filter { $0.hasPrefix("spread-") }.sorted()
+            #expect(!spreads.isEmpty, "\(flags)")
+            // Every spread holds a colour page, so every spread is RGB; the blank is paper white.
+            let views = try pillow(spreads.map { book + "/" + $0 }, x: 0, y: 0)
+            for (path, view) in views {
+                #expect(view.mode == "RGB", "\(flags): \(path) is \(view.mode)")
+            }
+        }
+    }
+
+    /// `-o q` (a relative path of one letter that does not exist yet) made
+    /// Foundation's path code trap; so did `--check g --update`.
+    @Test("A one-letter relative output folder that does not exist yet is created: -o q and --check g --update")
+    func oneLetterOutput() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let sample = Fixtures.sampleBook.path
+        for (arguments, made) in [(["-o", "q"], "q"), (["--check", "g", "--update"], "g")] {
+            let command = ["render", sample, "--size", "x60", "--quiet"] + arguments
+            let run = try runTool("/bin/sh", ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", folder.path, try mihirakiPath()] + command)
+            #expect(run.status == 0 && run.stderr.isEmpty, "\(arguments): exit \(run.status) \(run.stderr.prefix(300))")
+            #expect(FileManager.default.fileExists(atPath: "\(folder.path)/\(made)/sample-book/manifest.json"), "\(arguments)")
+        }
+    }
+
+    /// The supervisor: a book that crashes the process drawing it (the test
+    /// hook MIHIRAKI_TEST_FAULT stands for a failure nobody foresaw) is named
+    /// in one line with the spread, and every other book is written.
+    @Test("A book that crashes its renderer is named in one line with its spread; the others are written; exit 1",
+          arguments: [1, 2])
+    func crashedBookIsNamed(jobs: Int) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let sample = Fixtures.sampleBook.path
+        var books: [String] = []
+        for name in ["a", "b", "c", "d"] {
+            let book = folder.path + "/" + name
+            try FileManager.default.copyItem(atPath: sample, toPath: book)
+            books.append(book)
+        }
+        // Only book c has a page of this name: page 4, on spread 3, [4|5].
+        try FileManager.default.moveItem(atPath: books[2] + "/page4.jpg", toPath: books[2] + "/page4-faulty.jpg")
+        let out = folder.path + "/out"
+        let run = try mihiraki(["render"] + books + ["-o", out, "--size", "x80", "--jobs", String(jobs)],
+                               environment: ["MIHIRAKI_TEST_FAULT": "crash:page4-faulty.jpg"])
+        #expect(run.status == 1)
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(run.stderr.prefix(2000))")
+        #expect(lines.first == "mihiraki: \(books[2]): internal error while rendering spread 3 (please report)")
+        #expect(lines.last?.hasPrefix("4 books, 24 spreads written to \(out), 1 failed") == true, "\(lines.last ?? "")")
+        for name in ["a", "b", "d"] {
+            #expect(FileManager.default.fileExists(atPath: "\(out)/\(name)/manifest.json"), "\(name)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "\(out)/c/manifest.json"))
+        // The same books without the fault: byte for byte what a run without a crash writes.
+        let clean = folder.path + "/clean"
+        let again = try mihiraki(["render"] + books + ["-o", clean, "--size", "x80", "--quiet"])
+        #expect(again.status == 0)
+        for name in ["a", "b", "d"] {
+            let files = try FileManager.default.contentsOfDirectory(atPath: "\(out)/\(name)").sorted()
+            #expect(files == (try FileManager.default.contentsOfDirectory(atPath: "\(clean)/\(name)").sorted()))
+            for file in files {
+                #expect(FileManager.default.contentsEqual(atPath: "\(out)/\(name)/\(file)", andPath: "\(clean)/\(name)/\(file)"),
+                        "\(name)/\(file)")
+            }
+        }
+    }
+
+    /// A book that crashes while it is read (before any spread) is named too.
+    @Test("A book whose only page crashes its renderer, alone: named, exit 1")
+    func crashedOnlyBook() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("one/p1.png", try Fixtures.solidPNG(width: 30, height: 40, [120]))
+        let run = try mihiraki(["render", folder.path + "/one", "-o", folder.path + "/out", "--quiet"],
+                               environment: ["MIHIRAKI_TEST_FAULT": "crash:p1.png"])
+        #expect(run.status == 1)
+        #expect(run.stderr == "mihiraki: \(folder.path)/one: internal error while rendering spread 1 (please report)\n")
+    }
+}
