@@ -14,7 +14,7 @@ struct CrashCLITests {
     /// book, --solo, --back-cover alone.
     @Test("A colour WebP, GIF or AVIF page next to a blank renders, in every position a blank comes from",
           arguments: ["webp-lossy", "webp-lossless", "gif", "avif"])
-    func colourPageBesideBlank(kind: String) throws {
+    func colourPageBesideBlank(kind: String) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let script = """
@@ -29,18 +29,18 @@ struct CrashCLITests {
         """
         let pages = folder.path + "/book"
         try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
-        let made = try runTool("/usr/bin/env", ["python3", "-c", script, pages, kind])
+        let made = try await onOwnThread { try runTool("/usr/bin/env", ["python3", "-c", script, pages, kind]) }
         #expect(made.status == 0, "\(made.stderr)")
         let cases: [[String]] = [[], ["--direction", "rtl"], ["--solo", "2"], ["--back-cover", "alone"], ["--cover", "paired", "--solo", "3"]]
         for (index, flags) in cases.enumerated() {
             let out = folder.path + "/out\(index)"
-            let run = try mihiraki(["render", pages, "-o", out, "--size", "x120", "--quiet"] + flags)
+            let run = try await onOwnThread { try mihiraki(["render", pages, "-o", out, "--size", "x120", "--quiet"] + flags) }
             #expect(run.status == 0 && run.stderr.isEmpty, "\(flags): exit \(run.status) \(run.stderr.prefix(300))")
             let book = out + "/book"
             let spreads = try FileManager.default.contentsOfDirectory(atPath: book).filter { $0.hasPrefix("spread-") }.sorted()
             #expect(!spreads.isEmpty, "\(flags)")
             // Every spread holds a colour page, so every spread is RGB; the blank is paper white.
-            let views = try pillow(spreads.map { book + "/" + $0 }, x: 0, y: 0)
+            let views = try await onOwnThread { try pillow(spreads.map { book + "/" + $0 }, x: 0, y: 0) }
             for (path, view) in views {
                 #expect(view.mode == "RGB", "\(flags): \(path) is \(view.mode)")
             }
@@ -50,13 +50,13 @@ struct CrashCLITests {
     /// `-o q` (a relative path of one letter that does not exist yet) made
     /// Foundation's path code trap; so did `--check g --update`.
     @Test("A one-letter relative output folder that does not exist yet is created: -o q and --check g --update")
-    func oneLetterOutput() throws {
+    func oneLetterOutput() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let sample = Fixtures.sampleBook.path
         for (arguments, made) in [(["-o", "q"], "q"), (["--check", "g", "--update"], "g")] {
             let command = ["render", sample, "--size", "x60", "--quiet"] + arguments
-            let run = try runTool("/bin/sh", ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", folder.path, try mihirakiPath()] + command)
+            let run = try await onOwnThread { try runTool("/bin/sh", ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", folder.path, try mihirakiPath()] + command) }
             #expect(run.status == 0 && run.stderr.isEmpty, "\(arguments): exit \(run.status) \(run.stderr.prefix(300))")
             #expect(FileManager.default.fileExists(atPath: "\(folder.path)/\(made)/sample-book/manifest.json"), "\(arguments)")
         }
@@ -67,7 +67,7 @@ struct CrashCLITests {
     /// in one line with the spread, and every other book is written.
     @Test("A book that crashes its renderer is named in one line with its spread; the others are written; exit 1",
           arguments: [1, 2])
-    func crashedBookIsNamed(jobs: Int) throws {
+    func crashedBookIsNamed(jobs: Int) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let sample = Fixtures.sampleBook.path
@@ -80,8 +80,9 @@ struct CrashCLITests {
         // Only book c has a page of this name: page 4, on spread 3, [4|5].
         try FileManager.default.moveItem(atPath: books[2] + "/page4.jpg", toPath: books[2] + "/page4-faulty.jpg")
         let out = folder.path + "/out"
-        let run = try mihiraki(["render"] + books + ["-o", out, "--size", "x80", "--jobs", String(jobs)],
-                               environment: ["MIHIRAKI_TEST_FAULT": "crash:page4-faulty.jpg"])
+        let chosen = books
+        let run = try await onOwnThread { try mihiraki(["render"] + chosen + ["-o", out, "--size", "x80", "--jobs", String(jobs)],
+                               environment: ["MIHIRAKI_TEST_FAULT": "crash:page4-faulty.jpg"]) }
         #expect(run.status == 1)
         let lines = run.stderr.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "\(run.stderr.prefix(2000))")
@@ -93,7 +94,7 @@ struct CrashCLITests {
         #expect(!FileManager.default.fileExists(atPath: "\(out)/c/manifest.json"))
         // The same books without the fault: byte for byte what a run without a crash writes.
         let clean = folder.path + "/clean"
-        let again = try mihiraki(["render"] + books + ["-o", clean, "--size", "x80", "--quiet"])
+        let again = try await onOwnThread { try mihiraki(["render"] + chosen + ["-o", clean, "--size", "x80", "--quiet"]) }
         #expect(again.status == 0)
         for name in ["a", "b", "d"] {
             let files = try FileManager.default.contentsOfDirectory(atPath: "\(out)/\(name)").sorted()
@@ -107,13 +108,46 @@ struct CrashCLITests {
 
     /// A book that crashes while it is read (before any spread) is named too.
     @Test("A book whose only page crashes its renderer, alone: named, exit 1")
-    func crashedOnlyBook() throws {
+    func crashedOnlyBook() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write("one/p1.png", try Fixtures.solidPNG(width: 30, height: 40, [120]))
-        let run = try mihiraki(["render", folder.path + "/one", "-o", folder.path + "/out", "--quiet"],
-                               environment: ["MIHIRAKI_TEST_FAULT": "crash:p1.png"])
+        let run = try await onOwnThread { try mihiraki(["render", folder.path + "/one", "-o", folder.path + "/out", "--quiet"],
+                               environment: ["MIHIRAKI_TEST_FAULT": "crash:p1.png"]) }
         #expect(run.status == 1)
         #expect(run.stderr == "mihiraki: \(folder.path)/one: internal error while rendering spread 1 (please report)\n")
     }
+
+    /// Option values and folders that were accepted, or answered with the
+    /// wrong complaint: each is now one usage line naming it, exit 2, and
+    /// nothing written.
+    @Test("Usage lines: slots under a pixel, negative numbers, --diff without --check, an output folder holding the book")
+    func usageLines() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let book = folder.path + "/lib/book"
+        try FileManager.default.createDirectory(atPath: folder.path + "/lib", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixtures.sampleBook.path, toPath: book)
+        let out = folder.path + "/out"
+        let cases: [([String], String)] = [
+            (["render", book, "-o", out, "--page-aspect", "1e-300x1"], "--page-aspect 1e-300x1 leaves page slots under one pixel"),
+            (["plan", book, "--page-aspect", "1x1e300"], "leaves page slots under one pixel"),
+            (["render", book, "-o", out, "--gap", "-3"], "bad value for --gap: -3"),
+            (["plan", book, "--solo", "-2"], "bad value for --solo: -2"),
+            (["render", book, "-o", out, "--diff", folder.path + "/d"], "--diff goes with --check GOLDEN"),
+            (["render", book, "-o", out, "--report", folder.path + "/r"], "--report goes with --check GOLDEN"),
+            (["render", book, "-o", folder.path + "/lib"], "the output folder \(folder.path)/lib holds the book \(book)"),
+            (["render", book, "-o", folder.path], "holds the book"),
+        ]
+        for (arguments, message) in cases {
+            let run = try await onOwnThread { try mihiraki(arguments) }
+            #expect(run.status == 2, "\(arguments): exit \(run.status)")
+            let lines = run.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && run.stderr.contains(message), "\(arguments): \(run.stderr.prefix(400))")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let written = try FileManager.default.contentsOfDirectory(atPath: book).sorted()
+        #expect(written == (try FileManager.default.contentsOfDirectory(atPath: Fixtures.sampleBook.path).sorted()))
+    }
 }
+

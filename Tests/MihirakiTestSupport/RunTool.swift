@@ -49,3 +49,13 @@ public func exitStatus(of process: Process, within limit: TimeInterval = 120) ->
     }
     return nil
 }
+
+/// Runs blocking work (a child process and the wait for it) on a thread of
+/// its own and awaits its result, so an async test that waits does not hold
+/// one of the cooperative pool's few threads (two on a two-core machine),
+/// which the in-process server tests need meanwhile.
+public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}

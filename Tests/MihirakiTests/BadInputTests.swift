@@ -176,4 +176,39 @@ struct BadInputTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/evil.png"))
         #expect(!FileManager.default.fileExists(atPath: (folder.path as NSString).deletingLastPathComponent + "/evil.png"))
     }
+
+    /// A precondition the library's public API could reach with a bad index
+    /// trapped the caller's process; it is a usage error now.
+    @Test("A spread index out of range is an error naming the book, not a trap")
+    func spreadIndexOutOfRange() throws {
+        let plan = try BookPlan(book: try Book.load(Fixtures.sampleBook.path), options: LayoutOptions())
+        for index in [-1, plan.spreadCount, Int.max] {
+            let error = #expect(throws: MihirakiError.self) { try plan.renderSpread(at: index) }
+            #expect(error?.code == .usage)
+            #expect(error?.description.contains("has no spread") == true, "\(error?.description ?? "")")
+            #expect(throws: MihirakiError.self) { try plan.spreadFile(at: index) }
+        }
+    }
+
+    /// A GIF whose header says 0×7 has no pixel to draw: refused by the
+    /// pixel check with the file named, before a resampler is asked for an
+    /// empty side.
+    @Test("A page of 0×N pixels is refused naming the file")
+    func pageWithoutPixels() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // GIF87a, a logical screen and an image descriptor of width 0.
+        let gif: [UInt8] = Array("GIF87a".utf8) + [0, 0, 7, 0, 0x80, 0, 0, 0, 0, 0, 255, 255, 255]
+            + [0x2C, 0, 0, 0, 0, 0, 0, 7, 0, 0, 2, 2, 0x44, 0x01, 0, 0x3B]
+        try folder.write("book/p1.gif", gif)
+        try folder.write("book/p2.png", try Fixtures.solidPNG(width: 30, height: 40, [9]))
+        #expect {
+            let plan = try BookPlan(book: try Book.load(folder.path + "/book"), options: LayoutOptions())
+            for index in 0..<plan.spreadCount { _ = try plan.renderSpread(at: index) }
+        } throws: { error in
+            let text = (error as? MihirakiError)?.description ?? ""
+            return text.contains("p1.gif")
+        }
+    }
 }
+

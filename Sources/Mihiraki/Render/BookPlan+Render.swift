@@ -62,7 +62,7 @@ extension BookPlan {
     package func renderSpread(at index: Int, observer: (any RenderObserver)?,
                               deadline: RenderDeadline? = nil) throws -> PixelBuffer {
         guard entries.indices.contains(index) else {
-            throw MihirakiError(.usage, path: book.path, "has no spread \(index + 1) (it has \(entries.count))")
+            throw MihirakiError(.usage, path: book.path, "has no spread at index \(index) (its \(entries.count) spreads are 0 to \(entries.count - 1))")
         }
         let timer = StageTimer(observer: observer, deadline: deadline)
         try timer.checkDeadline()
