@@ -21,4 +21,26 @@ void mh_quiet_library_chatter(void);
 /// Whether standard error, as the user sees it (not the filter's pipe), is a terminal.
 int mh_stderr_is_terminal(void);
 
+#include <stddef.h>
+
+/// The Landlock ABI version this kernel offers, or 0 without Landlock.
+int mh_landlock_abi(void);
+
+enum {
+    /// Landlock confines the files the process may open.
+    MH_CONFINED_FILES = 1,
+    /// Landlock forbids TCP bind and connect (Landlock ABI 4 and later).
+    MH_CONFINED_TCP = 2,
+    /// seccomp refuses socket() for every family but AF_UNIX.
+    MH_CONFINED_SOCKETS = 4,
+};
+
+/// Confines this process for good: `memory_bytes` of address space at most
+/// (0: no limit), no core files, no new privileges; with Landlock, reading
+/// below the `count` paths of `readable` only (files and folders; a path that
+/// does not exist is skipped) and writing nothing; no socket but a local one.
+/// Returns the MH_CONFINED_* bits applied (what the kernel offers), or -1
+/// with the reason in `why`.
+int mh_confine(const char *const *readable, int count, long long memory_bytes, char *why, size_t why_size);
+
 #endif
