@@ -43,9 +43,10 @@ enum Routes {
         router.get("/api/books/:id/spreads/:file") { request, context in
             let entry = try service.entry(encodedID: try rawParameter("id", context))
             let (number, format) = try spreadFile(try rawParameter("file", context))
-            let options = try service.checked(try SpreadQuery.options(parameters(request), format: format,
+            let query = parameters(request)
+            let options = try service.checked(try SpreadQuery.options(query, format: format,
                                                                       maxPixels: service.options.maxPixels))
-            let answer = try await service.spread(entry, number: number, options: options,
+            let answer = try await service.spread(entry, number: number, options: options, query: query,
                                                   ifNoneMatch: request.headers[.ifNoneMatch])
             switch answer {
             case .notModified(let etag):

@@ -35,6 +35,11 @@ public struct ServerOptions: Sendable {
     /// Signed URLs only (`--sign-key`, `--sign-salt`): every request but
     /// `/healthz` and `/metrics` must carry a valid signature. `nil`: off.
     public var signer: URLSigner? = nil
+    /// The program that renders spreads in worker processes (the `mihiraki`
+    /// executable), one worker per job; nil renders them in this process.
+    public var workerProgram: String? = nil
+    /// The address space each worker may use, in bytes (`--worker-memory`).
+    public var workerMemoryBytes = 1 << 30
 
     /// An access log on standard error: each line written whole, one at a time.
     public static func standardErrorLog() -> @Sendable (String) -> Void { AccessLog.standardError() }

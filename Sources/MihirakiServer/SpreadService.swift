@@ -27,12 +27,17 @@ final class SpreadService: Sendable {
     private let books = LRUCache<ExactKey, OpenedBook>(capacity: 256)
     private let plans = LRUCache<ExactKey, BookPlan>(capacity: 1024)
     private let edgePlans = LRUCache<ExactKey, BookPlan>(capacity: 256)
+    /// The rendering workers (``ServerOptions/workerProgram``), or nil to render in this process.
+    let workers: WorkerPool?
 
     init(options: ServerOptions) throws {
         self.options = options
         catalog = try BookCatalog(root: options.root, refreshSeconds: options.refreshSeconds)
         queue = RenderQueue(workers: options.jobs, queue: options.queue, metrics: metrics)
         spreads = LRUCache(capacity: options.cacheBytes)
+        let settings = WorkerPool.Settings(root: options.root, resolvedRoot: catalog.root, maxPixels: options.maxPixels,
+                                           memoryBytes: options.workerMemoryBytes)
+        workers = options.workerProgram.map { WorkerPool(program: $0, settings: settings) }
     }
 
     /// The book for an id from a URL (still encoded).
@@ -69,7 +74,10 @@ final class SpreadService: Sendable {
 
     /// Spread `number` (1-based) of a book: 304 when `ifNoneMatch` names its
     /// current entity tag, else the bytes, from the cache or rendered.
-    func spread(_ entry: BookCatalog.Entry, number: Int, options: LayoutOptions, ifNoneMatch: String?) async throws -> Answer {
+    /// - Parameter query: the request's layout parameters as sent, which a
+    ///   rendering worker parses again into the same `options`.
+    func spread(_ entry: BookCatalog.Entry, number: Int, options: LayoutOptions, query: [(name: String, value: String)] = [],
+                ifNoneMatch: String?) async throws -> Answer {
         let (plan, content) = try await self.plan(entry, options: options)
         guard (1...max(plan.spreadCount, 1)).contains(number), plan.spreadCount > 0 else {
             throw ServerError(.notFound, "\(entry.id) has \(plan.spreadCount) spreads, not \(number)")
@@ -81,7 +89,12 @@ final class SpreadService: Sendable {
         if let bytes = spreads.value(for: key) { return .spread(bytes: bytes, etag: etag, format: format, cached: true) }
         let deadline = self.deadline()
         let bytes: [UInt8] = try await queue.run(key: key, deadline: deadline) {
-            try self.answering(entry) { try plan.spreadFile(at: number - 1, deadline: deadline) }
+            guard let workers = self.workers else {
+                return try self.answering(entry) { try plan.spreadFile(at: number - 1, deadline: deadline) }
+            }
+            let request = WorkerRequest(path: entry.path, signature: entry.signature, query: query.map { [$0.name, $0.value] },
+                                        format: format.rawValue, spread: number, millisecondsLeft: 0)
+            return try workers.render(request, deadline: deadline, book: entry.id)
         }
         spreads.insert(bytes, for: key, cost: bytes.count)
         return .spread(bytes: bytes, etag: etag, format: format, cached: false)
@@ -138,28 +151,36 @@ final class SpreadService: Sendable {
         }
     }
 
-    /// Runs library work, turning its errors into answers: a bad option is
-    /// 400, a book or page that cannot be read 422 naming the file relative
-    /// to ROOT, running out of memory 503, a render stopped at its deadline 504.
+    /// Runs library work, turning its errors into answers (``serverError(_:relative:)``).
     private func answering<T>(_ entry: BookCatalog.Entry, _ work: () throws -> T) throws -> T {
         do {
             return try work()
         } catch let error as MihirakiError {
-            let text = relative(error.description)
-            switch error.code {
-            case .usage: throw ServerError(.badRequest, text)
-            case .outOfMemory: throw ServerError(.serviceUnavailable, text, retryAfter: 5)
-            case .timedOut: throw ServerError.timedOut
-            default: throw ServerError(.unprocessableContent, text)
-            }
+            throw Self.serverError(error, relative: relative)
+        }
+    }
+
+    /// A library error as an answer: a bad option is 400, a book or page
+    /// that cannot be read 422 naming the file relative to ROOT, running out
+    /// of memory 503, a render stopped at its deadline 504.
+    static func serverError(_ error: MihirakiError, relative: (String) -> String) -> ServerError {
+        let text = relative(error.description)
+        switch error.code {
+        case .usage: return ServerError(.badRequest, text)
+        case .outOfMemory: return ServerError(.serviceUnavailable, text, retryAfter: 5)
+        case .timedOut: return ServerError.timedOut
+        default: return ServerError(.unprocessableContent, text)
         }
     }
 
     /// A message with ROOT taken out of every path in it.
-    func relative(_ text: String) -> String {
-        var result = text.replacingOccurrences(of: catalog.root + "/", with: "")
-        let given = options.root.hasSuffix("/") ? options.root : options.root + "/"
+    func relative(_ text: String) -> String { Self.relative(text, root: catalog.root, given: options.root) }
+
+    /// `text` with `root` (resolved) and `given` (ROOT as given) taken out of every path in it.
+    static func relative(_ text: String, root: String, given: String) -> String {
+        var result = text.replacingOccurrences(of: root + "/", with: "")
+        let given = given.hasSuffix("/") ? given : given + "/"
         result = result.replacingOccurrences(of: given, with: "")
-        return result.replacingOccurrences(of: catalog.root, with: ".")
+        return result.replacingOccurrences(of: root, with: ".")
     }
 }

@@ -49,6 +49,14 @@ struct ServeCommand: AsyncParsableCommand {
                                valueName: "S"))
     var timeout = 30.0
 
+    @Option(help: ArgumentHelp("Worker processes that render spreads, one render each at a time (default: --jobs); 0 renders in the server's own process.",
+                               valueName: "N"))
+    var workers: Int?
+
+    @Option(name: .customLong("worker-memory"), help: ArgumentHelp("Address space each worker may use, in MiB; a worker that needs more fails its request.",
+                                                                valueName: "MB"))
+    var workerMemory = 1024
+
     @Flag(help: "No access log (by default one JSON line per request on stderr).")
     var quiet = false
 
@@ -58,8 +66,20 @@ struct ServeCommand: AsyncParsableCommand {
         var options = ServerOptions(root: root)
         options.host = host
         options.port = port
+        let jobs = workers.map { $0 > 0 ? $0 : self.jobs } ?? self.jobs
+        guard workers.map({ $0 >= 0 }) ?? true else { throw ValidationError("--workers must be at least 0") }
+        guard workerMemory >= 64 && workerMemory <= 1 << 20 else {
+            throw ValidationError("--worker-memory must be between 64 and 1048576 MiB")
+        }
         options.jobs = jobs
         options.queue = queue ?? 4 * jobs
+        if workers != 0 {
+            options.workerProgram = WorkerConfinement.program
+            options.workerMemoryBytes = workerMemory << 20
+            if let missing = WorkerConfinement.missingProtections() {
+                FileHandle.standardError.write(Data("mihiraki: warning: \(missing)\n".utf8))
+            }
+        }
         options.cacheBytes = cacheMB.multipliedReportingOverflow(by: 1 << 20).overflow ? -1 : cacheMB << 20
         options.maxPixels = maxPixels
         let sides = maxSize.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }

@@ -24,6 +24,9 @@ signal(SIGXFSZ, SIG_IGN)
 mh_keep_large_buffers()
 mh_quiet_library_chatter()
 
+// `mihiraki serve` starts this program again as its rendering workers.
+WorkerConfinement.runIfWorker()
+
 /// Runs an async command (`serve`) through its async `run`.
 func runAsync<Command: AsyncParsableCommand>(_ command: inout Command) async throws { try await command.run() }
 

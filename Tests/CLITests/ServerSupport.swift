@@ -14,10 +14,13 @@ final class RunningServer {
     /// What the server has written to standard error so far.
     var stderr: String { (try? String(contentsOfFile: errors.path + "/stderr", encoding: .utf8)) ?? "" }
 
-    init(root: String, _ arguments: [String] = []) throws {
+    init(root: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: try mihirakiPath())
         process.arguments = ["serve", root, "--port", "0"] + arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe()
         process.standardOutput = out
         errors = try TemporaryFolder("mihiraki-serve")

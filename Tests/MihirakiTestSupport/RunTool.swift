@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -50,12 +51,24 @@ public func exitStatus(of process: Process, within limit: TimeInterval = 120) ->
     return nil
 }
 
-/// Runs blocking work (a child process and the wait for it) on a thread of
-/// its own and awaits its result, so an async test that waits does not hold
-/// one of the cooperative pool's few threads (two on a two-core machine),
-/// which the in-process server tests need meanwhile.
-public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
+/// Runs blocking work (a child process and the wait for it) on a thread
+/// outside Swift's cooperative pool and awaits its result, so an async test
+/// that waits does not hold one of the pool's few threads (two on a
+/// two-core machine), which the in-process server tests need meanwhile. The
+/// work stays in the test's own task (a task executor preference), so its
+/// expectations are the test's.
+public func onOwnThread<T: Sendable>(_ body: () throws -> T) async throws -> T {
+    try await withTaskExecutorPreference(BlockingWorkExecutor.shared) { try body() }
+}
+
+/// Runs each job on a thread of Dispatch's global pool, which may grow
+/// beyond the number of cores, unlike the cooperative pool.
+final class BlockingWorkExecutor: TaskExecutor {
+    static let shared = BlockingWorkExecutor()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        DispatchQueue.global().async { job.runSynchronously(on: executor) }
     }
 }

@@ -6,26 +6,32 @@ import Glibc
 /// survives a failure nobody foresaw (the command's supervisor, the server's
 /// workers) stays tested after every real cause of such a failure is fixed.
 ///
-/// Set by the environment variable `MIHIRAKI_TEST_FAULT=KIND:NAME`, read once:
-/// drawing a page whose file name is `NAME` then does `KIND`:
+/// Set by the environment variable `MIHIRAKI_TEST_FAULT=KIND:NAME[,KIND:NAME…]`,
+/// read once: drawing a page whose file name is `NAME` then does `KIND`:
 /// - `crash`: stops the process with a trap, as a failed precondition would;
 /// - `hang`: never returns;
-/// - `allocate`: takes memory without bound, touching every page of it.
+/// - `allocate`: takes memory without bound, touching every page of it, and
+///   traps when an allocation is refused, as Swift does.
 ///
 /// Unset (as everywhere but in the tests), it costs one comparison a page.
 enum TestFault {
     enum Kind: String { case crash, hang, allocate }
 
-    static let planned: (kind: Kind, page: String)? = {
+    /// The planned faults by page name; nil when none is.
+    static let planned: [String: Kind]? = {
         guard let raw = getenv("MIHIRAKI_TEST_FAULT") else { return nil }
-        let text = String(cString: raw)
-        guard let colon = text.firstIndex(of: ":"), let kind = Kind(rawValue: String(text[..<colon])) else { return nil }
-        return (kind, String(text[text.index(after: colon)...]))
+        var faults: [String: Kind] = [:]
+        for item in String(cString: raw).split(separator: ",") {
+            guard let colon = item.firstIndex(of: ":"), let kind = Kind(rawValue: String(item[..<colon])) else { continue }
+            faults[String(item[item.index(after: colon)...])] = kind
+        }
+        return faults.isEmpty ? nil : faults
     }()
 
     /// Does the planned fault if `pagePath` names its page.
     static func strike(drawing pagePath: String) {
-        guard let (kind, page) = planned, FileSystem.lastComponent(of: pagePath) == page else { return }
+        let page = FileSystem.lastComponent(of: pagePath)
+        guard let kind = planned?[page] else { return }
         switch kind {
         case .crash:
             fatalError("MIHIRAKI_TEST_FAULT: crash while drawing \(page)")
@@ -34,7 +40,8 @@ enum TestFault {
         case .allocate:
             var kept: [UnsafeMutableRawPointer] = []
             while true {
-                guard let block = malloc(64 << 20) else { continue }
+                // Refused by the memory limit: end as Swift does when an allocation fails.
+                guard let block = malloc(64 << 20) else { fatalError("MIHIRAKI_TEST_FAULT: out of memory") }
                 memset(block, 1, 64 << 20)
                 kept.append(block)
             }

@@ -1,0 +1,89 @@
+import Foundation
+import Mihiraki
+import MihirakiRequests
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A rendering worker's side of ``WorkerPool``: reads requests on standard
+/// input and answers each on standard output with the spread file or an
+/// error, until its input ends. It keeps the books it opened, the edges it
+/// read and the plans it made, as the server does, so a book's second spread
+/// costs no more than in one process.
+package enum SpreadWorker {
+    /// The worker's loop. The caller (the `mihiraki` program) has confined
+    /// the process already.
+    package static func serve(_ settings: WorkerPool.Settings) {
+        let worker = Worker(settings: settings)
+        while let frame = WorkerFrame.read(from: 0) {
+            let answer: [UInt8]
+            do {
+                let request = try JSONDecoder().decode(WorkerRequest.self, from: Data(frame))
+                answer = [0] + (try worker.render(request))
+            } catch let error as ServerError {
+                answer = [1] + encoded(WorkerError(status: error.status.code, message: error.message, retryAfter: error.retryAfter))
+            } catch {
+                answer = [1] + encoded(WorkerError(status: 500, message: "the worker could not read its request", retryAfter: nil))
+            }
+            guard WorkerFrame.write(answer, to: 1) else { return }
+        }
+    }
+
+    private static func encoded(_ error: WorkerError) -> [UInt8] { Array((try? JSONEncoder().encode(error)) ?? Data()) }
+
+    /// The worker's books and plans.
+    private final class Worker {
+        let settings: WorkerPool.Settings
+        private var books: [String: BookPlan] = [:]
+        private var plans: [String: BookPlan] = [:]
+
+        init(settings: WorkerPool.Settings) { self.settings = settings }
+
+        func render(_ request: WorkerRequest) throws -> [UInt8] {
+            let deadline = ContinuousClock.now + .milliseconds(request.millisecondsLeft)
+            let format = SpreadFormat(rawValue: request.format)
+            let pairs = request.query.compactMap { $0.count == 2 ? (name: $0[0], value: $0[1]) : nil }
+            let options = try SpreadQuery.options(pairs, format: format, maxPixels: settings.maxPixels)
+            let version = request.path + "\n" + request.signature
+            let key = version + "\n" + Fingerprint.describe(options)
+            let plan: BookPlan
+            if let known = plans[key] {
+                plan = known
+            } else {
+                plan = try answering { try base(version, path: request.path, auto: options.pairing == .auto).replanned(with: options) }
+                if plans.count > 256 { plans.removeAll() }
+                plans[key] = plan
+            }
+            return try answering { try plan.spreadFile(at: request.spread - 1, deadline: deadline) }
+        }
+
+        /// The book's plan with the server's base options, its edges read for automatic pairing.
+        private func base(_ version: String, path: String, auto: Bool) throws -> BookPlan {
+            let key = version + (auto ? "\nedges" : "")
+            if let plan = books[key] { return plan }
+            let plan: BookPlan
+            if auto {
+                var options = LayoutOptions()
+                options.maxPixels = settings.maxPixels
+                options.pairing = .auto
+                plan = try base(version, path: path, auto: false).replanned(with: options)
+            } else {
+                var options = LayoutOptions()
+                options.maxPixels = settings.maxPixels
+                plan = try BookPlan(book: try Book.load(path, confinedTo: settings.resolvedRoot), options: options)
+            }
+            if books.count > 64 { books.removeAll() }
+            books[key] = plan
+            return plan
+        }
+
+        private func answering<T>(_ work: () throws -> T) throws -> T {
+            do {
+                return try work()
+            } catch let error as MihirakiError {
+                throw SpreadService.serverError(error, relative: { SpreadService.relative($0, root: self.settings.resolvedRoot,
+                                                                                       given: self.settings.root) })
+            }
+        }
+    }
+}

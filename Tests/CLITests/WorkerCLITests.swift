@@ -1,0 +1,125 @@
+import Foundation
+import MihirakiTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `mihiraki serve` renders in worker processes: a page that crashes, hangs
+/// or exhausts the memory of the worker drawing it, or a worker killed from
+/// outside, costs that one request, and every other request is served as
+/// before (SPEC §6). The faults come from the test hook MIHIRAKI_TEST_FAULT,
+/// which stands for a failure no test can foresee.
+@Suite("mihiraki serve: rendering workers", .serialized, .tags(.process, .server), .timeLimit(.minutes(5)))
+struct WorkerCLITests {
+    /// A library with one book whose page `bad-page.png` is the faulty one.
+    static func library() throws -> ServedLibrary {
+        let library = try ServedLibrary()
+        _ = try library.folder.write("root/faulty/bad-page.png", try Fixtures.solidPNG(width: 60, height: 90, [30]))
+        _ = try library.folder.write("root/faulty/p2.png", try Fixtures.solidPNG(width: 60, height: 90, [200]))
+        return library
+    }
+
+    static let good = "/api/books/Series%20A%2Fvol1/spreads/2.png?size=x100"
+    static let faulty = "/api/books/faulty/spreads/1.png?size=x100"
+
+    @Test("A worker that crashes, hangs or runs out of memory costs its request a JSON error naming the book; the server goes on",
+          arguments: [("crash", 500), ("hang", 504), ("allocate", 500)])
+    func faults(kind: String, status: Int) async throws {
+        try await onOwnThread {
+            let library = try Self.library()
+            defer { library.remove() }
+            let server = try RunningServer(root: library.root, ["--workers", "2", "--timeout", "4", "--worker-memory", "512", "--quiet"],
+                                           environment: ["MIHIRAKI_TEST_FAULT": "\(kind):bad-page.png"])
+            defer { server.stop() }
+            #expect(try httpGet(server, Self.good).status == 200)
+            for round in 1...2 {
+                let answer = try httpGet(server, Self.faulty)
+                #expect(answer.status == status, "round \(round): \(answer.status) \(answer.text)")
+                if status == 500 {
+                    #expect(answer.error?.hasPrefix("faulty: internal error while rendering spread 1") == true, "\(answer.text)")
+                } else {
+                    #expect(answer.error?.contains("--timeout") == true, "\(answer.text)")
+                }
+                // The next request, to another book and to the same book's other spread, is served.
+                #expect(try httpGet(server, Self.good + "&background=%2300000\(round)").status == 200)
+                #expect(try httpGet(server, "/api/books/faulty/spreads/2.png?size=x100").status == 200)
+            }
+            #expect(try httpGet(server, "/healthz").status == 200)
+            #expect(server.stderr.isEmpty, "\(server.stderr.prefix(500))")
+        }
+    }
+
+    @Test("A worker killed with SIGKILL is replaced; requests before and after are served")
+    func killedWorker() async throws {
+        try await onOwnThread {
+            let library = try Self.library()
+            defer { library.remove() }
+            let server = try RunningServer(root: library.root, ["--workers", "2", "--quiet"])
+            defer { server.stop() }
+            #expect(try httpGet(server, Self.good).status == 200)
+            let workers = Self.children(of: server.process.processIdentifier)
+            #expect(!workers.isEmpty)
+            for pid in workers { kill(pid, SIGKILL) }
+            for n in 1...4 {
+                let answer = try httpGet(server, "/api/books/Series%20A%2Fvol1/spreads/\(n).png?size=x90")
+                #expect(answer.status == 200, "spread \(n): \(answer.status) \(answer.text)")
+            }
+            #expect(Self.children(of: server.process.processIdentifier).allSatisfy { !workers.contains($0) })
+        }
+    }
+
+    /// Under wrk load on a good book, faulty requests beside it cost no good
+    /// request an error.
+    @Test("wrk on a good book while crashing, hanging and memory-hungry requests come in: every good request is a 200")
+    func loadWithFaults() async throws {
+        try await onOwnThread {
+            let library = try Self.library()
+            defer { library.remove() }
+            // Each fault comes from a page of its own: book "faulty" spread 1 crashes, spread 2 hangs, spread 3 eats memory.
+            _ = try library.folder.write("root/faulty/p3.png", try Fixtures.solidPNG(width: 60, height: 90, [90]))
+            _ = try library.folder.write("root/faulty/p4.png", try Fixtures.solidPNG(width: 60, height: 90, [90]))
+            let server = try RunningServer(root: library.root, ["--workers", "2", "--timeout", "4", "--queue", "16", "--quiet"],
+                                           environment: ["MIHIRAKI_TEST_FAULT": "crash:bad-page.png,hang:p2.png,allocate:p4.png"])
+            defer { server.stop() }
+            let settings = """
+            mode = "new"; cached = ""
+            book = "Series%20A%2Fvol1"; spreads = 8; size = "x80"
+
+            """
+            let counting = try String(contentsOfFile: Fixtures.packageRoot.path + "/bench/wrk-count.lua", encoding: .utf8)
+            let script = library.folder.path + "/load.lua"
+            try (settings + counting).write(toFile: script, atomically: true, encoding: .utf8)
+            let wrk = Process()
+            wrk.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
+            wrk.arguments = ["-t1", "-c2", "-d14s", "--timeout", "10s", "-s", script, server.base + "/"]
+            let out = Pipe()
+            wrk.standardOutput = out
+            try wrk.run()
+            // [x|bad-page] [p2|p3] [p4|x]: a crash, a hang, memory without bound; then a worker killed from outside.
+            var faulty: [Int] = []
+            for round in 0..<2 {
+                for spread in 1...3 {
+                    faulty.append(try httpGet(server, "/api/books/faulty/spreads/\(spread).png?size=x100&background=%23ff000\(round)").status)
+                }
+            }
+            for pid in Self.children(of: server.process.processIdentifier).prefix(1) { kill(pid, SIGKILL) }
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            _ = exitStatus(of: wrk)
+            // Waiting behind the load counts towards --timeout, so a crashing page may be answered 504 too.
+            #expect(faulty.allSatisfy { $0 == 500 || $0 == 504 } && faulty[1] == 504 && faulty[4] == 504, "\(faulty)")
+            let statuses = text.split(separator: "\n").filter { $0.hasPrefix("status ") }
+            #expect(statuses.count == 1 && statuses.first?.hasPrefix("status 200 ") == true, "\(text)")
+            #expect(!text.contains("Socket errors"), "\(text)")
+        }
+    }
+
+    /// The processes whose parent is `pid`.
+    static func children(of pid: pid_t) -> [pid_t] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.flatMap { task -> [pid_t] in
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
+            return text.split(separator: " ").compactMap { pid_t($0) }
+        }
+    }
+}
