@@ -14,7 +14,9 @@ folder. Thumbnail rows (x300: PNG, WebP and JPEG at quality 85) compare with
 libvips writing the same format. The books are also written with
 `--compression fast` (the fast part) against libvips's default. Last, `mihiraki serve` under wrk
 (bench/server.py). BENCH_ONLY=library (or books, fast, thumbs, webp, profile,
-scaling, compare, archive, server, memory, catalog, pairing, pdf, floor; comma-separated) runs only those parts.
+scaling, compare, archive, server, workers, memory, catalog, pairing, pdf, floor; comma-separated) runs only those parts.
+The workers part (also run with server) sets rendering workers against in-process renders and the
+access log against --quiet (bench/server_workers.py); BENCH_EARLIER=PATH adds another build's --quiet.
 The floor part (also printed with thumbs) sets x300 PNG and WebP against their decode floor (bench/floor.py),
 with libvips in the same rounds.
 The memory part measures the server's peak RSS under new renders of 40 Mpx pages at
@@ -336,6 +338,13 @@ def server_bench():
     subprocess.run([sys.executable, os.path.join(HERE, "server.py"), MIHIRAKI, WORK, str(RUNS)], check=True)
 
 
+def workers_bench():
+    """Rendering workers against in-process renders, the access log against
+    --quiet (and, with BENCH_EARLIER=PATH, against another build)."""
+    earlier = [os.environ["BENCH_EARLIER"]] if os.environ.get("BENCH_EARLIER") else []
+    subprocess.run([sys.executable, os.path.join(HERE, "server_workers.py"), MIHIRAKI, WORK, str(RUNS)] + earlier, check=True)
+
+
 def memory_bench():
     subprocess.run([sys.executable, os.path.join(HERE, "memory.py"), MIHIRAKI, WORK], check=True)
 
@@ -478,6 +487,8 @@ def main():
         library_bench()
     if "server" in parts:
         server_bench()
+    if "workers" in parts or "server" in parts:
+        workers_bench()
     if "floor" in parts and "thumbs" not in parts:
         floor_bench()
     if "memory" in parts:

@@ -41,7 +41,7 @@ public struct ServerOptions: Sendable {
     /// The address space each worker may use, in bytes (`--worker-memory`).
     public var workerMemoryBytes = 1 << 30
 
-    /// An access log on standard error: each line written whole, one at a time.
+    /// An access log on standard error: each line written whole, in batches a few milliseconds apart.
     public static func standardErrorLog() -> @Sendable (String) -> Void { AccessLog.standardError() }
 
     /// Options for serving `root`, every other value at its default.

@@ -44,7 +44,10 @@ public enum SpreadServer {
             source.resume()
             return source
         }
-        defer { sources.forEach { $0.cancel() } }
+        defer {
+            sources.forEach { $0.cancel() }
+            if options.accessLog != nil { AccessLog.flush() }
+        }
         do {
             try await group.run()
         } catch where stop.signalled.load(ordering: .acquiring) {

@@ -130,3 +130,33 @@ struct RenderQueueTests {
         #expect(timedOut == 0, "\(timedOut) of 5,000 renders answered 504 with ten minutes to spare")
     }
 }
+
+@Suite("Server parts: access-log lines", .tags(.server))
+struct AccessLogLineTests {
+    /// The hand-written line is the JSON object the log has always written:
+    /// any path survives a round trip through a JSON parser, keys sorted.
+    @Test("A line is valid JSON with every field, whatever the path holds; keys sorted; the time in UTC")
+    func lines() throws {
+        let paths = ["/api/books/a%20b/spreads/1.png?size=x300", "/\"quoted\"\\back\\slash", "/tab\there\nnewline\u{01}\u{1F}",
+                     "/日本語/見開き", "/emoji/🙂", ""]
+        var when = timespec()
+        when.tv_sec = 1_795_602_930  // 2026-11-25T10:35:30Z
+        when.tv_nsec = 7_000_000
+        for path in paths {
+            for cache in [nil, "hit", "miss"] as [String?] {
+                let line = AccessLog.line(method: "GET", path: path, status: 200, bytes: 1234, seconds: 0.0123456, cache: cache, now: when)
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+                #expect(object["path"] as? String == path)
+                #expect(object["method"] as? String == "GET")
+                #expect(object["status"] as? Int == 200)
+                #expect(object["bytes"] as? Int == 1234)
+                #expect((object["duration_ms"] as? Double).map { abs($0 - 12.346) < 1e-9 } == true, "\(line)")
+                #expect(object["cache"] as? String == cache)
+                #expect(object["time"] as? String == "2026-11-25T10:35:30.007Z")
+                let keys = line.matches(of: /"([a-z_]+)":/).map { String($0.output.1) }
+                #expect(keys == keys.sorted() && Set(keys) == Set(object.keys), "\(line)")
+                #expect(!line.contains("\n"))
+            }
+        }
+    }
+}
