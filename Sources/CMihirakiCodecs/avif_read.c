@@ -30,6 +30,10 @@ mh_avif_reader *mh_avif_open(const void *data, size_t size, mh_avif_info *info, 
     }
     avifDecoder *decoder = reader->decoder;
     decoder->maxThreads = 1;
+    // Read what Pillow and libvips read: a file that only bends the
+    // specification (a missing pixi property, a clap box out of range) is
+    // still a picture. Damaged data is refused all the same.
+    decoder->strictFlags = AVIF_STRICT_DISABLED;
     avifResult result = avifDecoderSetIOMemory(decoder, (const uint8_t *)data, size);
     if (result == AVIF_RESULT_OK) result = avifDecoderParse(decoder);
     if (result != AVIF_RESULT_OK) {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Mihiraki
 import MihirakiRequests
 import Synchronization
 #if canImport(Glibc)
@@ -52,9 +53,7 @@ enum AccessLog {
         if let cache { out += "\"cache\":\"\(cache)\"," }
         let micros = Int((seconds * 1e6).rounded())
         out += "\"duration_ms\":\(micros / 1000).\(digits(micros % 1000, 3)),\"method\":"
-        escape(method, into: &out)
-        out += ",\"path\":"
-        escape(path, into: &out)
+        out += JSONWriter.quoted(method) + ",\"path\":" + JSONWriter.quoted(path)
         out += ",\"status\":\(status),\"time\":\"" + timestamp(now) + "\"}"
         return out
     }
@@ -79,25 +78,6 @@ enum AccessLog {
     private static func digits(_ value: Int, _ width: Int) -> String {
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-    }
-
-    /// `text` as a JSON string: quotes, backslashes and control characters
-    /// escaped, everything else (slashes and non-ASCII included) as it is.
-    static func escape(_ text: String, into out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 
     /// Writes access-log lines to standard error, whole, in batches.

@@ -54,6 +54,32 @@ struct FormatBookTests {
         }
     }
 
+    /// libavif's strict mode refused files Pillow and libvips read, such as
+    /// an AVIF without the pixi property the specification requires.
+    @Test("An AVIF that only bends the specification (no pixi property) is read as Pillow reads it")
+    func lenientAVIF() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let made = try runTool("/usr/bin/env", ["python3", "-c", """
+            import sys
+            from PIL import Image
+            Image.new("RGB", (60, 90), (200, 100, 30)).save(sys.argv[1], quality=95)
+            """, folder.path + "/strict.avif"])
+        #expect(made.status == 0, "\(made.stderr)")
+        var bytes = try Fixtures.bytes(URL(fileURLWithPath: folder.path + "/strict.avif"))
+        // The pixi property's box type becomes one no reader knows: a free-standing, ignorable property.
+        let pixi = Array("pixi".utf8)
+        let at = try #require((0...(bytes.count - 4)).first { Array(bytes[$0..<$0 + 4]) == pixi })
+        bytes.replaceSubrange(at..<at + 4, with: Array("xxxx".utf8))
+        try folder.write("book/p1.avif", bytes)
+        let plan = try BookPlan(book: try Book.load(folder.path + "/book"), options: LayoutOptions())
+        let spread = try plan.renderSpread(at: 0)
+        let rect = plan.entries[0].slots.first { $0.leaf != .blank }!.rect
+        let center = (rect.y + rect.height / 2) * spread.width + rect.x + rect.width / 2
+        let pixel = Array(spread.pixels[center * spread.channels..<center * spread.channels + 3])
+        #expect(pixel.enumerated().allSatisfy { abs(Int($0.element) - [200, 100, 30][$0.offset]) <= 4 }, "\(pixel)")
+    }
+
     @Test("--color-manage: auto converts a page with a wide-gamut profile, off keeps its stored values, and runs differ")
     func colorManage() throws {
         let folder = try TemporaryFolder()

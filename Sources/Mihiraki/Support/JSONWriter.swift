@@ -1,6 +1,6 @@
 /// A small JSON writer that keeps keys in the order written, so manifests
 /// read like the example in Mihiraki.docc/ManifestFormat.md and are byte-identical run to run.
-final class JSONWriter {
+package final class JSONWriter {
     private(set) var output = ""
     private var depth = 0
     private var needsComma: [Bool] = []
@@ -59,7 +59,11 @@ final class JSONWriter {
         }
     }
 
-    private func quoted(_ text: String) -> String {
+    private func quoted(_ text: String) -> String { Self.quoted(text) }
+
+    /// `text` as a JSON string: quotes, backslashes and control characters
+    /// escaped, everything else (slashes and non-ASCII included) as it is.
+    package static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
