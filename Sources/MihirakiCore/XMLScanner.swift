@@ -10,7 +10,7 @@ package struct XMLScanner {
     }
 
     package struct Malformed: Error {
-        var reason: String
+        package var reason: String
         init(_ reason: String) { self.reason = reason }
     }
 

@@ -89,4 +89,79 @@ struct EPUBTests {
         #expect(EPUBSource.resolve("../../../../etc/passwd", against: "OEBPS/p.xhtml") == "etc/passwd")
         #expect(EPUBSource.resolve("./c.jpg", against: "c.opf") == "c.jpg")
     }
+
+    /// An EPUB written here: `mimetype` first and stored, the container, the
+    /// package document `package` (its bytes as given) and `files`.
+    static func writeEPUB(_ folder: TemporaryFolder, _ name: String, package: [UInt8], files: [(String, [UInt8])],
+                          container: String? = nil) throws -> String {
+        let containerXML = container ?? """
+            <?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">\
+            <rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>
+            """
+        return try folder.writeArchive(name, [("mimetype", Array("application/epub+zip".utf8)),
+                                              ("META-INF/container.xml", Array(containerXML.utf8)),
+                                              ("OEBPS/content.opf", package)] + files)
+    }
+
+    static func package(items: String, spine: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0">\
+        <metadata/><manifest>\(items)</manifest><spine>\(spine)</spine></package>
+        """
+    }
+
+    /// Issue reproductions: a non-linear picture was dropped without a word,
+    /// an SVG spine document (the W3C fixed-layout test book's form) refused,
+    /// a UTF-16 package document read as garbage.
+    @Test("Non-linear pictures are pages, an SVG spine document shows its picture, a UTF-16 package document is read; non-linear text is named")
+    func spineItems() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let png = try Fixtures.solidPNG(width: 60, height: 90, [50])
+        let svg = Array(#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 60 90"><image width="60" height="90" xlink:href="p2.png"/></svg>"#.utf8)
+        let items = #"<item id="a" href="p1.png" media-type="image/png"/><item id="b" href="page2.svg" media-type="image/svg+xml"/>"#
+            + #"<item id="i2" href="p2.png" media-type="image/png"/><item id="c" href="p3.png" media-type="image/png"/>"#
+            + #"<item id="n" href="nav.xhtml" media-type="application/xhtml+xml"/>"#
+        let spine = #"<itemref idref="a"/><itemref idref="b"/><itemref idref="c" linear="no"/><itemref idref="n" linear="no"/>"#
+        let files: [(String, [UInt8])] = [("OEBPS/p1.png", png), ("OEBPS/page2.svg", svg), ("OEBPS/p2.png", png), ("OEBPS/p3.png", png),
+                                          ("OEBPS/nav.xhtml", Array("<html><body><nav>Contents</nav></body></html>".utf8))]
+        let text = Self.package(items: items, spine: spine)
+        let units = Array(text.replacingOccurrences(of: "UTF-8", with: "UTF-16").utf16)
+        let utf16: [UInt8] = [0xFF, 0xFE] + units.flatMap { (unit: UInt16) -> [UInt8] in [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let variants: [(String, [UInt8])] = [("utf8.epub", Array(text.utf8)), ("utf16.epub", utf16)]
+        for (name, bytes) in variants {
+            let book = try Book.load(try Self.writeEPUB(folder, name, package: bytes, files: files))
+            #expect(book.images.map(\.source) == ["OEBPS/p1.png", "OEBPS/p2.png", "OEBPS/p3.png"], "\(name)")
+            #expect(book.warnings.map(\.description) == ["\(folder.path)/\(name):OEBPS/nav.xhtml: not shown: a non-linear spine item of text, not a picture"],
+                    "\(name): \(book.warnings)")
+        }
+    }
+
+    /// Malformed XML exited 2 with `Malformed(reason: "missing name")` and no
+    /// file named; an encrypted XHTML page with a percent-encoded URI was
+    /// called reflowable.
+    @Test("Malformed XML fails the book naming the file inside it; an encrypted XHTML page is named as encrypted")
+    func malformedAndEncrypted() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let png = try Fixtures.solidPNG(width: 60, height: 90, [50])
+        let good = Self.package(items: #"<item id="a" href="p1.png" media-type="image/png"/>"#, spine: #"<itemref idref="a"/>"#)
+        let broken = try Self.writeEPUB(folder, "broken.epub", package: Array(good.utf8), files: [("OEBPS/p1.png", png)],
+                                        container: "<container><rootfiles><rootfile full-path=\"OEBPS/content.opf\"/></ <oops")
+        #expect { _ = try Book.load(broken) } throws: { error in
+            let text = (error as? MihirakiError)?.description ?? "\(error)"
+            return text.hasPrefix(broken + ": ") && text.contains("META-INF/container.xml is not well-formed XML") && !text.contains("\n")
+        }
+        let locked = Self.package(items: #"<item id="a" href="Text/page%201.xhtml" media-type="application/xhtml+xml"/>"#,
+                                  spine: #"<itemref idref="a"/>"#)
+        let encryption = #"<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#"><enc:EncryptedData><enc:CipherData><enc:CipherReference URI="OEBPS/Text/page%201.xhtml"/></enc:CipherData></enc:EncryptedData></encryption>"#
+        let drm = try Self.writeEPUB(folder, "drm.epub", package: Array(locked.utf8),
+                                     files: [("OEBPS/Text/page 1.xhtml", [0x8F, 0x11, 0xC3, 0x00, 0x7E]),
+                                             ("META-INF/encryption.xml", Array(encryption.utf8))])
+        #expect { _ = try Book.load(drm) } throws: { error in
+            let message = (error as? MihirakiError)?.message ?? ""
+            return message == "an encrypted EPUB (DRM): its page OEBPS/Text/page 1.xhtml is encrypted"
+        }
+    }
 }
+

@@ -93,7 +93,7 @@ public struct Book: Sendable {
         guard !images.isEmpty else { throw MihirakiError(.badBook, path: path, "no page images in this book") }
 
         var comicInfo: ComicInfo?
-        var warnings: [MihirakiError] = []
+        var warnings = storage.warnings
         if let comicInfoPath {
             do {
                 comicInfo = try ComicInfo.parse(try storage.read(comicInfoPath))

@@ -26,6 +26,8 @@ protocol BookSource: Sendable {
     /// What the book file says about its own layout (an EPUB's spine, a
     /// PDF's catalog); `nil` for folders and comic archives.
     var declarations: BookDeclarations? { get }
+    /// What the book holds and is not shown, each named: the book goes on.
+    var warnings: [MihirakiError] { get }
 }
 
 /// What a book file declares about its layout (SPEC §1b), applied before the
@@ -48,6 +50,7 @@ extension BookSource {
     func wholeChecksum() throws -> (size: Int, crc: UInt32)? { nil }
     func readingOrder() throws -> [String]? { nil }
     var declarations: BookDeclarations? { nil }
+    var warnings: [MihirakiError] { [] }
 }
 
 /// An archive entry's name as a book path: `.` and empty components dropped,

@@ -8,8 +8,10 @@ import MihirakiCore
 /// image (`<img src>`, SVG `<image xlink:href>` or `href`), resolved against
 /// the item and percent-decoded. Pages come in spine order, never sorted by
 /// name; the spine's `page-progression-direction` is the book's direction.
-/// A reflowable (text) EPUB, and one whose pages are encrypted, fail in one
-/// line that says so.
+/// Items marked `linear="no"` are pages too, where they are pictures; one of
+/// text is named in a warning. A reflowable (text) EPUB, and one whose pages
+/// are encrypted, fail in one line that says so; so does malformed XML,
+/// naming the file. UTF-16 package documents are read.
 final class EPUBSource: BookSource, Sendable {
     /// The ZIP underneath, checked and read as any `.cbz` is.
     private let archive: any BookSource
@@ -17,6 +19,8 @@ final class EPUBSource: BookSource, Sendable {
     let pages: [String]
     /// The spine's direction and the pages' sides.
     let declarations: BookDeclarations?
+    /// Non-linear spine items of text, named.
+    let warnings: [MihirakiError]
     let path: String
 
     init(path: String) throws {
@@ -30,12 +34,31 @@ final class EPUBSource: BookSource, Sendable {
         }
         func bad(_ what: String) -> MihirakiError { MihirakiError(.badBook, path: path, "a damaged EPUB: " + what) }
 
+        // Every XML file of the book is read through here: a malformed one fails the book naming it.
+        func elements(_ name: String) throws -> [Element] {
+            do {
+                return try Self.elements(in: read(name))
+            } catch let malformed as XMLScanner.Malformed {
+                throw bad("\(name) is not well-formed XML (\(malformed.reason))")
+            }
+        }
+
         // META-INF/container.xml names the package document.
-        guard let opfPath = try Self.elements(in: read("META-INF/container.xml"))
+        guard let opfPath = try elements("META-INF/container.xml")
             .first(where: { $0.name == "rootfile" })?.attributes["full-path"].map(entryPath) else {
             throw bad("META-INF/container.xml names no package document")
         }
-        let opf = try Self.elements(in: read(opfPath))
+        let opf = try elements(opfPath)
+        // DRM: META-INF/encryption.xml naming a spine item (its URIs percent-encoded, as hrefs are).
+        let encrypted = files.contains("META-INF/encryption.xml")
+            ? Set(try elements("META-INF/encryption.xml").filter { $0.name == "CipherReference" }
+                .compactMap { $0.attributes["URI"].map { entryPath($0.removingPercentEncoding ?? $0) } })
+            : []
+        func refuseEncrypted(_ entry: String) throws {
+            if encrypted.contains(entry) {
+                throw MihirakiError(.badBook, path: path, "an encrypted EPUB (DRM): its page \(entry) is encrypted")
+            }
+        }
         var items: [String: (href: String, type: String)] = [:]
         for element in opf where element.name == "item" {
             if let id = element.attributes["id"], let href = element.attributes["href"] {
@@ -47,16 +70,26 @@ final class EPUBSource: BookSource, Sendable {
             .flatMap(ReadingDirection.init(rawValue:))
 
         var pages: [String] = [], firstText: String?
-        for itemref in opf where itemref.name == "itemref" && itemref.attributes["linear"] != "no" {
+        // Every spine item is a page, linear="no" ones included (a reader shows
+        // them out of the flow); a non-linear item of text (a table of
+        // contents, notes) is not a page and is named in a warning.
+        var skipped: [MihirakiError] = []
+        for itemref in opf where itemref.name == "itemref" {
             guard let idref = itemref.attributes["idref"], let item = items[idref] else {
                 throw bad("the spine names an item the manifest does not have")
             }
+            try refuseEncrypted(item.href)
             let page: String
-            if item.type.hasPrefix("image/") {
+            // An SVG spine item is a document (fixed-layout EPUBs wrap a picture in one), not a page format.
+            if item.type.hasPrefix("image/") && item.type != "image/svg+xml" {
                 page = item.href
             } else if let image = try Self.soleImage(in: read(item.href), of: item.href) {
                 guard files.contains(image) else { throw bad("\(item.href) shows \(image), which is not in the book") }
                 page = image
+            } else if itemref.attributes["linear"] == "no" {
+                skipped.append(MihirakiError(.badBook, path: archive.displayPath(item.href),
+                                             "not shown: a non-linear spine item of text, not a picture"))
+                continue
             } else {
                 if firstText == nil { firstText = item.href }
                 continue
@@ -80,16 +113,10 @@ final class EPUBSource: BookSource, Sendable {
                                 "a reflowable EPUB (text, not pictures; its first text item is \(firstText)): Mihiraki reads EPUBs whose pages are pictures")
         }
         guard !pages.isEmpty else { throw bad("its spine holds no pages") }
-        // DRM: META-INF/encryption.xml naming a page.
-        if files.contains("META-INF/encryption.xml") {
-            let encrypted = Set(try Self.elements(in: read("META-INF/encryption.xml"))
-                .filter { $0.name == "CipherReference" }.compactMap { $0.attributes["URI"].map(entryPath) })
-            if let page = pages.first(where: encrypted.contains) {
-                throw MihirakiError(.badBook, path: path, "an encrypted EPUB (DRM): its page \(page) is encrypted")
-            }
-        }
+        for page in pages { try refuseEncrypted(page) }
         self.pages = pages
         declarations = declared
+        warnings = skipped
     }
 
     func listFiles() throws -> [String] { try archive.listFiles() }
@@ -106,9 +133,9 @@ final class EPUBSource: BookSource, Sendable {
         var attributes: [String: String]
     }
 
-    /// Every start tag of `bytes`, in order.
+    /// Every start tag of `bytes` (UTF-8, or UTF-16 with its byte-order mark), in order.
     static func elements(in bytes: [UInt8]) throws -> [Element] {
-        var scanner = XMLScanner(bytes)
+        var scanner = XMLScanner(utf8(bytes))
         var elements: [Element] = []
         while let event = try scanner.next() {
             guard case .start(let name, let attributes, _) = event else { continue }
@@ -119,6 +146,27 @@ final class EPUBSource: BookSource, Sendable {
         return elements
     }
 
+    /// An XML document's bytes as UTF-8: a UTF-16 one (its byte-order mark
+    /// says so, as XML 1.0 §4.3.3 requires) is transcoded; others are as they are.
+    static func utf8(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.count >= 2 else { return bytes }
+        let bigEndian: Bool
+        switch (bytes[0], bytes[1]) {
+        case (0xFE, 0xFF): bigEndian = true
+        case (0xFF, 0xFE): bigEndian = false
+        default: return bytes
+        }
+        var units: [UInt16] = []
+        units.reserveCapacity(bytes.count / 2)
+        var i = 2
+        while i + 1 < bytes.count {
+            let high = UInt16(bigEndian ? bytes[i] : bytes[i + 1]), low = UInt16(bigEndian ? bytes[i + 1] : bytes[i])
+            units.append(high << 8 | low)
+            i += 2
+        }
+        return Array(String(decoding: units, as: UTF16.self).utf8)
+    }
+
     private static func localName(_ name: String) -> String {
         name.split(separator: ":").last.map(String.init) ?? name
     }
@@ -127,7 +175,7 @@ final class EPUBSource: BookSource, Sendable {
     /// picture; `nil` for a document with text or several pictures (or one
     /// this scanner cannot read, which is taken for text).
     static func soleImage(in bytes: [UInt8], of document: String) throws -> String? {
-        var scanner = XMLScanner(bytes)
+        var scanner = XMLScanner(utf8(bytes))
         var images: [String] = []
         var inBody = false, hasText = false
         do {
