@@ -118,8 +118,16 @@ int mh_gif_read(mh_gif_reader *reader, void *pixels, size_t stride, mh_error *er
         }
         GifImageDesc *desc = &gif->Image;
         const ColorMapObject *colors = desc->ColorMap ? desc->ColorMap : gif->SColorMap;
-        if (colors == NULL || desc->Width <= 0 || desc->Height <= 0) {
-            mh_set_error(error, MH_ERR_CORRUPT, "GIF frame has no colour table or no pixels");
+        // A frame without any colour table takes index i as gray level i, as
+        // Pillow reads it (GIF89a leaves the table to the decoder then).
+        GifColorType ramp[256];
+        ColorMapObject grays = { .ColorCount = 256, .BitsPerPixel = 8, .SortFlag = false, .Colors = ramp };
+        if (colors == NULL) {
+            for (int i = 0; i < 256; i++) ramp[i].Red = ramp[i].Green = ramp[i].Blue = (GifByteType)i;
+            colors = &grays;
+        }
+        if (desc->Width <= 0 || desc->Height <= 0) {
+            mh_set_error(error, MH_ERR_CORRUPT, "GIF frame has no pixels");
             return MH_ERR_CORRUPT;
         }
         GifByteType *line = malloc((size_t)desc->Width);

@@ -32,6 +32,18 @@ func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
 
 @Suite("WebP, GIF, AVIF and JPEG XL pages", .tags(.codecs), .timeLimit(.minutes(3)))
 struct FormatTests {
+    /// A GIF with neither a global nor a local colour table was refused;
+    /// Pillow reads its indices as gray levels, and so does Mihiraki.
+    @Test("A GIF without any colour table reads its indices as gray levels, as Pillow does")
+    func gifWithoutPalette() throws {
+        // GIF89a, 2×1, no tables; LZW codes clear, 5, 200, end at 9 bits each.
+        let gif: [UInt8] = [0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x02, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x2C, 0x00, 0x00,
+                            0x00, 0x00, 0x02, 0x00, 0x01, 0x00, 0x00, 0x08, 0x05, 0x00, 0x0B, 0x20, 0x0B, 0x08, 0x00, 0x3B]
+        let image = try PageDecoder.decode(gif).straightRGBA
+        #expect(image.width == 2 && image.height == 1)
+        #expect(image.pixels == [5, 5, 5, 255, 200, 200, 200, 255])
+    }
+
     /// Each fixture against the reference decoder: exact, or at least the given PSNR for lossy data.
     @Test("Each format decodes to what its reference decoder gives", arguments: [
         ("lossless.webp", nil), ("alpha.webp", nil), ("animated.webp", nil), ("lossy.webp", 45.0),
