@@ -4,9 +4,10 @@ import Synchronization
 /// A book that is a folder on disk; sub-folders are walked.
 struct FolderSource: BookSource {
     let root: String
-    /// When set (the server's ROOT, resolved), a file or folder whose real
-    /// path is outside it — a symbolic link out of the served tree — is
-    /// skipped when listing and refused when read.
+    /// When set (the server's ROOT, resolved), a file whose real path is
+    /// outside it — a symbolic link out of the served tree — is listed (a
+    /// page is never dropped without a word) and refused when read, failing
+    /// the book by its name; such a folder fails the book when listed.
     var confinement: String? = nil
     /// The size and CRC-32 of every file read whole, so the fingerprint
     /// `render` writes after its spreads takes each page's from the read
@@ -28,7 +29,13 @@ struct FolderSource: BookSource {
         }
         for name in names {
             let path = folder + "/" + name
-            if let confinement, !FileSystem.isInside(path, confinement) { continue }
+            if let confinement, !FileSystem.isInside(path, confinement) {
+                if FileSystem.kind(path) == .directory {
+                    throw MihirakiError(.badBook, path: displayPath(prefix + name), "leaves the served folder (a symbolic link outside it)")
+                }
+                files.append(prefix + name)  // read, it fails naming itself
+                continue
+            }
             switch FileSystem.kind(path) {
             case .directory: try walk(path, prefix: prefix + name + "/", into: &files)
             case .file: files.append(prefix + name)
