@@ -73,6 +73,7 @@ struct ContentScan : QPDFObjectHandle::ParserCallbacks {
     int draws = 0;
     size_t operators = 0;
     std::string other;
+    std::vector<std::string> states;  // the ExtGState names `gs` sets
 
     void handleObject(QPDFObjectHandle object) override {
         if (!object.isOperator()) {
@@ -97,6 +98,8 @@ struct ContentScan : QPDFObjectHandle::ParserCallbacks {
             ctm = {m[0] * c[0] + m[1] * c[2], m[0] * c[1] + m[1] * c[3],
                    m[2] * c[0] + m[3] * c[2], m[2] * c[1] + m[3] * c[3],
                    m[4] * c[0] + m[5] * c[2] + c[4], m[4] * c[1] + m[5] * c[3] + c[5]};
+        } else if (op == "gs") {
+            if (operands.size() == 1 && operands[0].isName() && states.size() < 64) states.push_back(operands[0].getName());
         } else if (op == "Do") {
             if (operands.size() != 1 || !operands[0].isName()) { stop("a malformed Do"); return; }
             if (++draws > 1) { stop("several pictures"); return; }
@@ -322,12 +325,21 @@ struct Document {
     static Analysis analysis(QPDFPageObjectHelper &helper) {
         Analysis a;
         mh_pdf_page &page = a.page;
-        QPDFObjectHandle box = helper.getCropBox(false, false);
-        if (!box.isRectangle()) box = helper.getMediaBox(false);
-        if (!box.isRectangle()) throw Failure(MH_PDF_DAMAGED, "it has no page box");
-        auto r = box.getArrayAsRectangle();
+        // The visible page is the CropBox clipped to the MediaBox (ISO 32000 §14.11.2), as
+        // pdftoppm and MuPDF show it; a CropBox outside the MediaBox leaves nothing, and
+        // the page fails here, where planning and rendering both read it.
+        QPDFObjectHandle media = helper.getMediaBox(false);
+        if (!media.isRectangle()) throw Failure(MH_PDF_DAMAGED, "it has no page box");
+        auto r = media.getArrayAsRectangle();
         double llx = std::min(r.llx, r.urx), urx = std::max(r.llx, r.urx);
         double lly = std::min(r.lly, r.ury), ury = std::max(r.lly, r.ury);
+        QPDFObjectHandle crop = helper.getCropBox(false, false);
+        if (crop.isRectangle()) {
+            auto c = crop.getArrayAsRectangle();
+            llx = std::max(llx, std::min(c.llx, c.urx)); urx = std::min(urx, std::max(c.llx, c.urx));
+            lly = std::max(lly, std::min(c.lly, c.ury)); ury = std::min(ury, std::max(c.lly, c.ury));
+            if (!(urx > llx && ury > lly)) throw Failure(MH_PDF_DAMAGED, "its CropBox lies outside its MediaBox");
+        }
         double unit = 1;
         QPDFObjectHandle userUnit = helper.getObjectHandle().getKey("/UserUnit");
         if (userUnit.isNumber() && userUnit.getNumericValue() > 0) unit = userUnit.getNumericValue();
@@ -352,6 +364,25 @@ struct Document {
         if (!scan.other.empty()) return reject(scan.other);
         if (scan.draws == 0) return reject("no picture");
         if (page.rotate != 0) return reject("a rotated page");
+        // Annotations are drawn over the page by the rasterisers Mihiraki answers to.
+        QPDFObjectHandle annots = helper.getObjectHandle().getKey("/Annots");
+        if (annots.isArray() && annots.getArrayNItems() > 0) return reject("annotations");
+        // A graphics state that makes the picture see-through or blends it is the rasteriser's to draw.
+        QPDFObjectHandle states = helper.getAttribute("/Resources", false).getKey("/ExtGState");
+        for (auto const &name : scan.states) {
+            QPDFObjectHandle state = states.isDictionary() ? states.getKey(name) : QPDFObjectHandle::newNull();
+            if (!state.isDictionary()) return reject("a graphics state that is not there");
+            for (char const *key : {"/CA", "/ca"}) {
+                QPDFObjectHandle alpha = state.getKey(key);
+                if (!alpha.isNull() && !(alpha.isNumber() && alpha.getNumericValue() == 1.0)) return reject("a see-through graphics state");
+            }
+            QPDFObjectHandle blend = state.getKey("/BM"), mask = state.getKey("/SMask");
+            if (!blend.isNull() && !(blend.isNameAndEquals("/Normal") || blend.isNameAndEquals("/Compatible"))) {
+                return reject("a blend mode");
+            }
+            if (!mask.isNull() && !mask.isNameAndEquals("/None")) return reject("a soft mask in the graphics state");
+            if (!state.getKey("/TR").isNull() || !state.getKey("/TR2").isNull()) return reject("a transfer function");
+        }
         QPDFObjectHandle image = helper.getAttribute("/Resources", false).getKey("/XObject").getKey(scan.name);
         if (!image.isStream() || !image.getDict().getKey("/Subtype").isNameAndEquals("/Image")) return reject("a form, not a picture");
         Matrix m = scan.at;
@@ -396,6 +427,14 @@ struct Document {
         for (auto &f : filters) {
             if (f == "/DCTDecode" || f == "/DCT") {
                 if (filters.size() != 1) return reject("a JPEG picture under another filter");
+                // A Decode array other than [0 1 …] inverts or remaps the samples: the rasteriser's to draw.
+                QPDFObjectHandle decode = dict.getKey("/Decode");
+                if (decode.isArray()) {
+                    for (int k = 0; k < decode.getArrayNItems(); k++) {
+                        QPDFObjectHandle v = decode.getArrayItem(k);
+                        if (!v.isNumber() || v.getNumericValue() != (k % 2 ? 1.0 : 0.0)) return reject("a JPEG picture with a Decode array");
+                    }
+                }
                 page.jpeg = 1;
             } else if (f == "/JPXDecode") {
                 if (filters.size() != 1) return reject("a JPEG 2000 picture under another filter");

@@ -35,3 +35,26 @@ package enum ExifOrientation {
     /// True when the orientation turns the image a quarter (width and height swap).
     package static func swapsAxes(_ orientation: Int) -> Bool { (5...8).contains(orientation) }
 }
+
+extension ExifOrientation {
+    /// `jpeg` with every Exif APP1 segment before its first scan renamed
+    /// APP15, so no reader takes an orientation from it: a JPEG inside a PDF
+    /// is drawn as stored (PDF ignores Exif). Everything else, the length of
+    /// each segment included, is as it was; a prefix of a file works too.
+    package static func hidingExif(_ jpeg: [UInt8]) -> [UInt8] {
+        var bytes = jpeg
+        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return bytes }
+        var at = 2
+        while at + 4 <= bytes.count, bytes[at] == 0xFF {
+            let marker = bytes[at + 1]
+            if marker == 0xDA || marker == 0xD9 { break }  // the first scan, or the end
+            let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            guard length >= 2 else { break }
+            let exif: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
+            if marker == 0xE1, at + 4 + 6 <= bytes.count, Array(bytes[at + 4..<at + 10]) == exif { bytes[at + 1] = 0xEF }
+            at += 2 + length
+        }
+        return bytes
+    }
+}
+

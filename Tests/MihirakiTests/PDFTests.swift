@@ -176,29 +176,26 @@ struct PDFTests {
         #expect(text.contains("img2pdf.pdf:page 1: 120×180 is more than the 10000-pixel limit"), "\(text)")
     }
 
-    @Test("A page of text and shapes is drawn by poppler at exactly its rectangle: within 28 dB of pdftoppm at that size")
-    func vectorPage() throws {
+    /// Page 1 of `path` as Mihiraki draws it on a 900×700 spread, against
+    /// pdftoppm (the reference rasteriser) at exactly its rectangle: the PSNR,
+    /// and the spread and rectangle for further checks.
+    static func againstPdftoppm(_ path: String) throws -> (psnr: Double, spread: PixelBuffer, rect: PixelRect) {
         var options = LayoutOptions()
         options.size = .exact(width: 900, height: 700)
-        let plan = try BookPlan(book: try Book.load(Self.pdf("vector")), options: options)
+        let plan = try BookPlan(book: try Book.load(path), options: options)
         let spread = try plan.renderSpread(at: 0)
-        guard let slot = plan.entries[0].slots.first(where: { $0.leaf.pageNumber == 1 }) else {
-            Issue.record("page 1 is not on spread 1")
-            return
-        }
-        let rect = slot.rect
+        let rect = try #require(plan.entries[0].slots.first(where: { $0.leaf.pageNumber == 1 })).rect
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let run = try runTool("/usr/bin/pdftoppm", ["-f", "1", "-l", "1", "-scale-to-x", "\(rect.width)", "-scale-to-y",
-                                                   "\(rect.height)", "-png", "-singlefile", Self.pdf("vector"),
-                                                   folder.path + "/reference"])
+                                                   "\(rect.height)", "-png", "-singlefile", path, folder.path + "/reference"])
         #expect(run.status == 0, "\(run.stderr)")
         let reference = try PageDecoder.decode(Fixtures.bytes(URL(fileURLWithPath: folder.path + "/reference.png")))
         #expect(reference.width == rect.width && reference.height == rect.height)
         var squared = 0.0, count = 0.0
         let channels = spread.channels
-        for y in 0..<rect.height {
-            for x in 0..<rect.width {
+        for y in 0..<min(rect.height, reference.height) {
+            for x in 0..<min(rect.width, reference.width) {
                 for c in 0..<3 {
                     let ours = Double(spread.pixels[((rect.y + y) * spread.width + rect.x + x) * channels + min(c, channels - 1)])
                     let theirs = Double(reference.pixels[(y * reference.width + x) * reference.channels + min(c, reference.channels - 1)])
@@ -207,10 +204,91 @@ struct PDFTests {
                 }
             }
         }
-        let psnr = 10 * log10(255 * 255 / max(squared / count, 1e-9))
+        return (10 * log10(255 * 255 / max(squared / max(count, 1), 1e-9)), spread, rect)
+    }
+
+    @Test("A page of text and shapes is drawn by poppler at exactly its rectangle: within 28 dB of pdftoppm at that size")
+    func vectorPage() throws {
+        let (psnr, spread, rect) = try Self.againstPdftoppm(Self.pdf("vector"))
         #expect(psnr >= 28, "PSNR \(psnr) dB")
         // Not blank: the red square is there.
+        let channels = spread.channels
         let middle = ((rect.y + rect.height / 2) * spread.width + rect.x + rect.width / 2) * channels
         #expect(channels == 3 && spread.pixels[middle] > 150 && spread.pixels[middle + 1] < 100)
+    }
+
+    /// A PDF of one page showing one JPEG across it, written here object by
+    /// object: `page` and `image` add to those dictionaries, `content` to the
+    /// page's content before the picture is drawn, `objects` are objects 6….
+    static func onePicturePDF(jpeg: [UInt8], width: Int, height: Int, page: String = "", image: String = "",
+                              content: String = "", objects: [String] = []) -> [UInt8] {
+        var out: [UInt8] = Array("%PDF-1.7\n".utf8)
+        var offsets: [Int] = []
+        func object(_ body: [UInt8]) {
+            offsets.append(out.count)
+            out += Array("\(offsets.count) 0 obj\n".utf8) + body + Array("\nendobj\n".utf8)
+        }
+        let drawing = Array("q \(content) \(width) 0 0 \(height) 0 0 cm /Im0 Do Q".utf8)
+        object(Array("<< /Type /Catalog /Pages 2 0 R >>".utf8))
+        object(Array("<< /Type /Pages /Kids [3 0 R] /Count 1 >>".utf8))
+        object(Array("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(width) \(height)] /Resources << /XObject << /Im0 4 0 R >> \(objects.isEmpty ? "" : "/ExtGState << /GS1 6 0 R >>") >> /Contents 5 0 R \(page) >>".utf8))
+        object(Array("<< /Type /XObject /Subtype /Image /Width \(width) /Height \(height) /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length \(jpeg.count) \(image) >>\nstream\n".utf8) + jpeg + Array("\nendstream".utf8))
+        object(Array("<< /Length \(drawing.count) >>\nstream\n".utf8) + drawing + Array("\nendstream".utf8))
+        for extra in objects { object(Array(extra.utf8)) }
+        let xref = out.count
+        out += Array("xref\n0 \(offsets.count + 1)\n0000000000 65535 f \n".utf8)
+        for offset in offsets { out += Array(String(format: "%010d 00000 n \n", offset).utf8) }
+        out += Array("trailer\n<< /Size \(offsets.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n".utf8)
+        return out
+    }
+
+    /// The single-picture fast path drew what a rasteriser does not: an
+    /// inverting /Decode, an Exif rotation (PDF ignores Exif), a see-through
+    /// graphics state, annotations over the page. Each such page is drawn as
+    /// pdftoppm draws it now.
+    @Test("A picture page with /Decode [1 0], Exif rotation, a see-through ExtGState or an annotation is drawn as pdftoppm draws it",
+          arguments: ["decode", "exif", "alpha", "annotation"])
+    func fastPathOnlyWhenExact(kind: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // A picture with a bright left half and a dark right half, so a flip, a turn or an inversion shows.
+        let (width, height) = (160, 100)
+        let samples = (0..<width * height * 3).map { i -> UInt8 in (i / 3) % width < width / 2 ? 230 : UInt8(20 + (i % 3) * 30) }
+        let picture = PixelBuffer(width: width, height: height, channels: 3, pixels: samples)
+        var jpeg = try JPEGEncoder.encode(picture, quality: 95)
+        var page = "", image = "", content = "", objects: [String] = []
+        switch kind {
+        case "decode": image = "/Decode [1 0 1 0 1 0]"
+        case "exif": jpeg = try JPEGEncoder.encode(picture, quality: 95, exif: Fixtures.exifOrientation(6))
+        case "alpha":
+            content = "/GS1 gs"
+            objects = ["<< /Type /ExtGState /ca 0.5 /CA 0.5 >>"]
+        default:
+            page = "/Annots [6 0 R]"
+            objects = ["<< /Type /Annot /Subtype /Square /Rect [20 20 140 80] /C [1 0 0] /IC [0 0 1] /Border [0 0 6] /F 4 >>"]
+        }
+        let path = try folder.write("\(kind).pdf", Self.onePicturePDF(jpeg: jpeg, width: width, height: height, page: page,
+                                                                     image: image, content: content, objects: objects))
+        let (psnr, _, rect) = try Self.againstPdftoppm(path)
+        #expect(psnr >= 28, "\(kind): PSNR \(psnr) dB against pdftoppm")
+        #expect(rect.width > rect.height, "\(kind): the page keeps its stored shape, \(rect)")
+    }
+
+    /// A CropBox outside the MediaBox passed plan and failed render.
+    @Test("A CropBox outside the MediaBox fails plan and render alike, naming the page")
+    func cropBoxOutside() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let picture = PixelBuffer(width: 40, height: 60, channels: 3, pixels: Array(repeating: 99, count: 40 * 60 * 3))
+        let path = try folder.write("crop.pdf", Self.onePicturePDF(jpeg: try JPEGEncoder.encode(picture), width: 40, height: 60,
+                                                                  page: "/CropBox [500 500 600 600]"))
+        for stage in ["plan", "render"] {
+            #expect { () throws -> Void in
+                let plan = try BookPlan(book: try Book.load(path), options: LayoutOptions())
+                if stage == "render" { _ = try plan.renderSpread(at: 0) }
+            } throws: { error in
+                (error as? MihirakiError)?.description.contains("CropBox lies outside its MediaBox") == true
+            }
+        }
     }
 }

@@ -85,12 +85,14 @@ final class PDFSource: BookSource, @unchecked Sendable {
         } as: { PDFPageDecoder.page(width: page.width, height: page.height, document: $0) }
     }
 
-    /// The picture of a page of one picture: at most `limit` bytes of a JPEG stream, or the samples.
+    /// The picture of a page of one picture: at most `limit` bytes of a JPEG
+    /// stream (its Exif hidden: PDF draws a JPEG as stored), or the samples.
     private func picture(_ relativePath: String, limit: Int) throws -> [UInt8] {
         let index = Int32(try number(relativePath) - 1)
-        return try handedOver(relativePath) { bytes, message, size in
+        let bytes = try handedOver(relativePath) { bytes, message, size in
             mh_pdf_page_image(document, index, UInt64(UInt32.max), limit, bytes, message, size)
         } as: { Array($0) }
+        return ExifOrientation.hidingExif(bytes)
     }
 
     private func info(_ relativePath: String) throws -> mh_pdf_page {
