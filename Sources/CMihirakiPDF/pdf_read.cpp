@@ -145,6 +145,50 @@ struct Collect : Pipeline {
     void finish() override {}
 };
 
+// Counts a stream's decoded bytes without keeping them, up to `limit`.
+struct Count : Pipeline {
+    size_t count = 0, limit;
+    bool over = false;
+    bool stopEarly;  // as Collect's: only where no decryption is in the pipeline
+    Count(size_t limit, bool stopEarly) : Pipeline("mihiraki-count", nullptr), limit(limit), stopEarly(stopEarly) {}
+    void write(unsigned char const *, size_t length) override {
+        if (over) return;
+        count += length;
+        if (count > limit) {
+            over = true;
+            if (stopEarly) throw Failure(MH_PDF_OK, "enough");
+        }
+    }
+    void finish() override {}
+};
+
+// The most a page's content streams may inflate to, together: a page of
+// a few kilobytes must not make a parse of gigabytes (SPEC §6, "Bounded work").
+constexpr size_t kContentLimit = size_t(256) << 20;
+
+// Refuses a page whose content streams inflate past kContentLimit, counting
+// them before anything parses or keeps them.
+void checkContentSize(QPDFPageObjectHelper &helper) {
+    QPDFObjectHandle contents = helper.getObjectHandle().getKey("/Contents");
+    std::vector<QPDFObjectHandle> streams = contents.isArray() ? contents.getArrayAsVector() : std::vector<QPDFObjectHandle>{contents};
+    QPDF *owner = helper.getObjectHandle().getOwningQPDF();
+    bool encrypted = owner && owner->isEncrypted();
+    size_t total = 0;
+    for (auto &stream : streams) {
+        if (!stream.isStream()) continue;
+        Count count(kContentLimit - total, !encrypted);
+        try {
+            stream.pipeStreamData(&count, nullptr, 0, qpdf_dl_generalized, true, false);
+        } catch (Failure const &) {
+        }
+        if (count.over) {
+            throw Failure(MH_PDF_TOO_LARGE, "its content inflates past " + std::to_string(kContentLimit >> 20)
+                          + " MiB, the bound on one page's content");
+        }
+        total += count.count;
+    }
+}
+
 int componentsOf(QPDFObjectHandle space, int depth = 0) {
     if (depth > 4) return 0;
     if (space.isName()) {
@@ -359,6 +403,7 @@ struct Document {
             std::snprintf(page.reason, sizeof page.reason, "%s", why.c_str());
             return a;
         };
+        checkContentSize(helper);
         ContentScan scan;
         helper.parseContents(&scan);
         if (!scan.other.empty()) return reject(scan.other);

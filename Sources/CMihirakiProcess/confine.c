@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "CMihirakiProcess.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
@@ -82,6 +83,20 @@ static int refuse_sockets(void) {
 
 int mh_confine(const char *const *readable, int count, long long memory_bytes, char *why, size_t why_size) {
     int applied = 0;
+    // Nothing of the server's but the pipes on 0 and 1 stays open here: an
+    // inherited listening socket would keep accepting connections after the
+    // server closed its own, and a connection would outlive its answer.
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 3, ~0U, 0) != 0)
+#endif
+    {
+        long top = sysconf(_SC_OPEN_MAX);
+        for (long fd = 3; fd < (top > 0 && top < 65536 ? top : 65536); fd++) close((int)fd);
+    }
+    // AddressSanitizer (scripts/test-hardened) reserves terabytes of address
+    // space for its shadow memory: an address-space limit would fail every
+    // allocation, so a sanitized build runs its workers without one.
+    if (dlsym(RTLD_DEFAULT, "__asan_init") != NULL) memory_bytes = 0;
     if (memory_bytes > 0) {
         struct rlimit limit = { (rlim_t)memory_bytes, (rlim_t)memory_bytes };
         if (setrlimit(RLIMIT_AS, &limit) != 0) { say(why, why_size, "setrlimit"); return -1; }

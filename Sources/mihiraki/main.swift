@@ -22,10 +22,10 @@ signal(SIGXFSZ, SIG_IGN)
 // the lines libjxl prints on stderr before it returns an error Mihiraki
 // reports in one line of its own.
 mh_keep_large_buffers()
-mh_quiet_library_chatter()
-
-// `mihiraki serve` starts this program again as its rendering workers.
+// `mihiraki serve` starts this program again as its rendering workers (their
+// standard error goes nowhere, so they need no filter on it).
 WorkerConfinement.runIfWorker()
+mh_quiet_library_chatter()
 
 /// Runs an async command (`serve`) through its async `run`.
 func runAsync<Command: AsyncParsableCommand>(_ command: inout Command) async throws { try await command.run() }

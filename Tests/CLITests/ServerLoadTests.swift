@@ -18,12 +18,18 @@ func cpuSeconds(_ pid: Int32) -> Double {
     return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
-/// Polls until the server has spent `seconds` more CPU than when called:
-/// a render it was asked for is under way.
+/// CPU seconds the server and its rendering workers have used.
+func serverCPUSeconds(_ server: RunningServer) -> Double {
+    let pid = server.process.processIdentifier
+    return cpuSeconds(pid) + WorkerCLITests.children(of: pid).reduce(0) { $0 + cpuSeconds($1) }
+}
+
+/// Polls until the server (its workers included) has spent `seconds` more
+/// CPU than when called: a render it was asked for is under way.
 func waitUntilBusy(_ server: RunningServer, seconds: Double = 0.1) {
-    let start = cpuSeconds(server.process.processIdentifier)
+    let start = serverCPUSeconds(server)
     let deadline = Date().addingTimeInterval(30)
-    while cpuSeconds(server.process.processIdentifier) - start < seconds && Date() < deadline { usleep(2000) }
+    while serverCPUSeconds(server) - start < seconds && Date() < deadline { usleep(2000) }
 }
 
 /// Whether a TCP connection to the loopback `port` is accepted now.

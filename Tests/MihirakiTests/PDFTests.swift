@@ -221,7 +221,7 @@ struct PDFTests {
     /// object: `page` and `image` add to those dictionaries, `content` to the
     /// page's content before the picture is drawn, `objects` are objects 6….
     static func onePicturePDF(jpeg: [UInt8], width: Int, height: Int, page: String = "", image: String = "",
-                              content: String = "", objects: [String] = []) -> [UInt8] {
+                              content: String = "", objects: [String] = [], deflated: [UInt8]? = nil) -> [UInt8] {
         var out: [UInt8] = Array("%PDF-1.7\n".utf8)
         var offsets: [Int] = []
         func object(_ body: [UInt8]) {
@@ -233,7 +233,11 @@ struct PDFTests {
         object(Array("<< /Type /Pages /Kids [3 0 R] /Count 1 >>".utf8))
         object(Array("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(width) \(height)] /Resources << /XObject << /Im0 4 0 R >> \(objects.isEmpty ? "" : "/ExtGState << /GS1 6 0 R >>") >> /Contents 5 0 R \(page) >>".utf8))
         object(Array("<< /Type /XObject /Subtype /Image /Width \(width) /Height \(height) /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length \(jpeg.count) \(image) >>\nstream\n".utf8) + jpeg + Array("\nendstream".utf8))
-        object(Array("<< /Length \(drawing.count) >>\nstream\n".utf8) + drawing + Array("\nendstream".utf8))
+        if let deflated {
+            object(Array("<< /Length \(deflated.count) /Filter /FlateDecode >>\nstream\n".utf8) + deflated + Array("\nendstream".utf8))
+        } else {
+            object(Array("<< /Length \(drawing.count) >>\nstream\n".utf8) + drawing + Array("\nendstream".utf8))
+        }
         for extra in objects { object(Array(extra.utf8)) }
         let xref = out.count
         out += Array("xref\n0 \(offsets.count + 1)\n0000000000 65535 f \n".utf8)
@@ -291,4 +295,23 @@ struct PDFTests {
             }
         }
     }
+
+    /// A page of a few hundred kilobytes whose content inflates to 300 MiB
+    /// made plan take gigabytes of memory for half a minute; its content is
+    /// counted, not kept, and refused at 256 MiB.
+    @Test("A page whose content inflates past 256 MiB fails its book in one line, quickly, before anything parses it")
+    func contentBomb() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let picture = PixelBuffer(width: 40, height: 60, channels: 3, pixels: Array(repeating: 99, count: 40 * 60 * 3))
+        let path = try folder.write("bomb.pdf", Self.onePicturePDF(jpeg: try JPEGEncoder.encode(picture), width: 40, height: 60,
+                                                                  deflated: Fixtures.zlibZeros(count: 300 << 20)))
+        let start = ContinuousClock.now
+        #expect { _ = try BookPlan(book: try Book.load(path), options: LayoutOptions()) } throws: { error in
+            let text = (error as? MihirakiError)?.description ?? "\(error)"
+            return text.contains("bomb.pdf:page 1: its content inflates past 256 MiB") && !text.contains("\n")
+        }
+        #expect(ContinuousClock.now - start < .seconds(30))
+    }
 }
+

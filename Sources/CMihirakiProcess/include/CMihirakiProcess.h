@@ -35,7 +35,8 @@ enum {
     MH_CONFINED_SOCKETS = 4,
 };
 
-/// Confines this process for good: `memory_bytes` of address space at most
+/// Confines this process for good: every descriptor from 3 up closed,
+/// `memory_bytes` of address space at most
 /// (0: no limit), no core files, no new privileges; with Landlock, reading
 /// below the `count` paths of `readable` only (files and folders; a path that
 /// does not exist is skipped) and writing nothing; no socket but a local one.
