@@ -234,14 +234,7 @@ struct ServerLoadTests {
         try withServer(["--jobs", "1", "--queue", "2"]) { library, server in
             /// bench/wrk-count.lua, the benchmark's own script, with this test's settings in front.
             func load(_ mode: String, connections: Int) throws -> (statuses: [String: Int], output: String) {
-                let settings = """
-                mode = "\(mode)"; cached = "/api/books/Series%20A%2Fvol1/spreads/2.webp?size=x200"
-                book = "Series%20A%2Fvol1"; spreads = 8; size = "x120"
-
-                """
-                let counting = try String(contentsOfFile: Fixtures.packageRoot.path + "/bench/wrk-count.lua", encoding: .utf8)
-                let script = library.folder.path + "/\(mode).lua"
-                try (settings + counting).write(toFile: script, atomically: true, encoding: .utf8)
+                let script = try wrkScript(library, mode: mode, size: "x120")
                 let run = try runTool("/usr/bin/wrk", ["-t2", "-c\(connections)", "-d2s", "--timeout", "10s", "-s", script,
                                                       server.base + "/"])
                 var statuses: [String: Int] = [:]

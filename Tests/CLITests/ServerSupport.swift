@@ -101,3 +101,20 @@ func httpGet(_ server: RunningServer, _ target: String, headers: [String] = [], 
     let body = (try? Data(contentsOf: URL(fileURLWithPath: folder.path + "/body"))) ?? Data()
     return HTTPAnswer(status: status, headers: fields, body: body)
 }
+
+/// bench/wrk-count.lua, the benchmark's own wrk script, with its settings in
+/// front, written into `library`'s folder; returns its path. `mode` "new"
+/// makes every request a new render of `size` spreads of the sample book.
+func wrkScript(_ library: ServedLibrary, mode: String, size: String,
+               cached: String = "/api/books/Series%20A%2Fvol1/spreads/2.webp?size=x200") throws -> String {
+    let settings = """
+    mode = "\(mode)"; cached = "\(cached)"
+    book = "Series%20A%2Fvol1"; spreads = 8; size = "\(size)"
+
+    """
+    let counting = try String(contentsOfFile: Fixtures.packageRoot.path + "/bench/wrk-count.lua", encoding: .utf8)
+    let script = library.folder.path + "/\(mode)-\(size).lua"
+    try (settings + counting).write(toFile: script, atomically: true, encoding: .utf8)
+    return script
+}
+

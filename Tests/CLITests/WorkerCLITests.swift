@@ -82,14 +82,7 @@ struct WorkerCLITests {
             let server = try RunningServer(root: library.root, ["--workers", "2", "--timeout", "4", "--queue", "16", "--quiet"],
                                            environment: ["MIHIRAKI_TEST_FAULT": "crash:bad-page.png,hang:p2.png,allocate:p4.png"])
             defer { server.stop() }
-            let settings = """
-            mode = "new"; cached = ""
-            book = "Series%20A%2Fvol1"; spreads = 8; size = "x80"
-
-            """
-            let counting = try String(contentsOfFile: Fixtures.packageRoot.path + "/bench/wrk-count.lua", encoding: .utf8)
-            let script = library.folder.path + "/load.lua"
-            try (settings + counting).write(toFile: script, atomically: true, encoding: .utf8)
+            let script = try wrkScript(library, mode: "new", size: "x80")
             let wrk = Process()
             wrk.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
             wrk.arguments = ["-t1", "-c2", "-d14s", "--timeout", "10s", "-s", script, server.base + "/"]

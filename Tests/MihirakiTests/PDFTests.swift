@@ -278,13 +278,17 @@ struct PDFTests {
         #expect(rect.width > rect.height, "\(kind): the page keeps its stored shape, \(rect)")
     }
 
+    /// A flat 40×60 JPEG, for pages whose picture does not matter.
+    static var grayJPEG: [UInt8] {
+        get throws { try JPEGEncoder.encode(PixelBuffer(width: 40, height: 60, channels: 3, pixels: Array(repeating: 99, count: 40 * 60 * 3))) }
+    }
+
     /// A CropBox outside the MediaBox passed plan and failed render.
     @Test("A CropBox outside the MediaBox fails plan and render alike, naming the page")
     func cropBoxOutside() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let picture = PixelBuffer(width: 40, height: 60, channels: 3, pixels: Array(repeating: 99, count: 40 * 60 * 3))
-        let path = try folder.write("crop.pdf", Self.onePicturePDF(jpeg: try JPEGEncoder.encode(picture), width: 40, height: 60,
+        let path = try folder.write("crop.pdf", Self.onePicturePDF(jpeg: try Self.grayJPEG, width: 40, height: 60,
                                                                   page: "/CropBox [500 500 600 600]"))
         for stage in ["plan", "render"] {
             #expect { () throws -> Void in
@@ -303,8 +307,7 @@ struct PDFTests {
     func contentBomb() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let picture = PixelBuffer(width: 40, height: 60, channels: 3, pixels: Array(repeating: 99, count: 40 * 60 * 3))
-        let path = try folder.write("bomb.pdf", Self.onePicturePDF(jpeg: try JPEGEncoder.encode(picture), width: 40, height: 60,
+        let path = try folder.write("bomb.pdf", Self.onePicturePDF(jpeg: try Self.grayJPEG, width: 40, height: 60,
                                                                   deflated: Fixtures.zlibZeros(count: 300 << 20)))
         let start = ContinuousClock.now
         #expect { _ = try BookPlan(book: try Book.load(path), options: LayoutOptions()) } throws: { error in
