@@ -5,7 +5,7 @@ import Testing
 /// What the program sets up for itself: glibc's allocator. Not run under
 /// AddressSanitizer (scripts/test-hardened), whose own allocator replaces
 /// glibc's and maps large blocks its own way; scripts/test runs it.
-@Suite("Command line: the allocator", .serialized, .tags(.process), .timeLimit(.minutes(5)))
+@Suite("Command line: the allocator", .serialized, .tags(.process), .timeLimit(.minutes(10)))
 struct AllocatorCLITests {
     /// The program asks glibc to keep freed spread-sized buffers (canvas,
     /// filtered rows, decoded pages) for the next spread. Without that, each

@@ -4,7 +4,7 @@ import MihirakiCodecs
 import MihirakiRaster
 import Testing
 
-@Suite("Command line", .serialized, .tags(.process), .timeLimit(.minutes(5)))
+@Suite("Command line", .serialized, .tags(.process), .timeLimit(.minutes(10)))
 struct CLITests {
     let sample = Fixtures.sampleBook.path
 
@@ -91,7 +91,7 @@ struct CLITests {
     }
 }
 
-@Suite("Command line: libraries", .serialized, .tags(.process), .timeLimit(.minutes(5)))
+@Suite("Command line: libraries", .serialized, .tags(.process), .timeLimit(.minutes(10)))
 struct LibraryCLITests {
     /// A library as users have it: an RTL manga CBZ, a plain folder, a broken archive.
     func makeLibrary() throws -> TemporaryFolder {
@@ -141,7 +141,7 @@ struct LibraryCLITests {
     }
 }
 
-@Suite("Command line: visual regression", .serialized, .tags(.process), .timeLimit(.minutes(5)))
+@Suite("Command line: visual regression", .serialized, .tags(.process), .timeLimit(.minutes(10)))
 struct RegressionCLITests {
     @Test("compare: files and folders, exit 0 / 1 / 2, --json, --diff")
     func compare() throws {
@@ -196,7 +196,7 @@ struct RegressionCLITests {
     }
 }
 
-@Suite("Command line: safe output", .serialized, .tags(.process), .timeLimit(.minutes(5)))
+@Suite("Command line: safe output", .serialized, .tags(.process), .timeLimit(.minutes(10)))
 struct SafeOutputCLITests {
     /// Every PNG under a final name decodes completely.
     func allComplete(_ folder: String) throws -> Int {

@@ -4,7 +4,7 @@ import Testing
 
 /// No book, option or path ends the process with a signal, and a book that
 /// still crashes the code drawing it costs that book only (SPEC §6).
-@Suite("Command line: nothing crashes it", .serialized, .tags(.process), .timeLimit(.minutes(5)))
+@Suite("Command line: nothing crashes it", .serialized, .tags(.process), .timeLimit(.minutes(10)))
 struct CrashCLITests {
     /// A colour page whose header cannot say it is colour (WebP, GIF, AVIF)
     /// begins a gray canvas that its decode widens to RGB; the blank beside

@@ -7,7 +7,7 @@ import Testing
 /// serves; the Kubernetes objects probe /healthz, are scraped and mount the
 /// library read-only; the container holds every library the binary links;
 /// the signing examples sign as `mihiraki sign` does.
-@Suite("Deployment recipes", .serialized, .tags(.process), .timeLimit(.minutes(3)))
+@Suite("Deployment recipes", .serialized, .tags(.process), .timeLimit(.minutes(10)))
 struct DeployTests {
     static let deploy = Fixtures.packageRoot.path + "/deploy/"
 

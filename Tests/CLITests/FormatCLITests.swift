@@ -33,7 +33,7 @@ struct MihirakiTestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-@Suite("Command line: output formats", .serialized, .tags(.process), .timeLimit(.minutes(5)))
+@Suite("Command line: output formats", .serialized, .tags(.process), .timeLimit(.minutes(10)))
 struct FormatCLITests {
     let sample = Fixtures.sampleBook.path
 

@@ -5,7 +5,7 @@ import Testing
 /// The faults a hostile user found: pages lost without a word, inputs
 /// touched, errors in a library's words. Each ran against the release before
 /// the fix and failed; each runs the real binary, as the user did.
-@Suite("Command line: nothing lost without a word", .serialized, .tags(.process), .timeLimit(.minutes(5)))
+@Suite("Command line: nothing lost without a word", .serialized, .tags(.process), .timeLimit(.minutes(10)))
 struct HostileInputCLITests {
     static let lyingZIPs = Fixtures.testImages.appendingPathComponent("lying-zips").path
 

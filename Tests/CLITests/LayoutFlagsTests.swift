@@ -6,7 +6,7 @@ import Mihiraki
 /// The command line's layout flags come from the library's option table:
 /// every entry is a flag of `render` and `plan`, and bad values are named
 /// the table's way.
-@Suite("Command line: layout flags from the option table", .tags(.process), .timeLimit(.minutes(5)))
+@Suite("Command line: layout flags from the option table", .tags(.process), .timeLimit(.minutes(10)))
 struct LayoutFlagsTests {
     static func longNames(_ command: String) throws -> Set<String> {
         let run = try mihiraki([command, "--experimental-dump-help"])

@@ -2,7 +2,7 @@ import Foundation
 import MihirakiTestSupport
 import Testing
 
-@Suite("Command line: limits and version", .serialized, .tags(.process), .timeLimit(.minutes(5)))
+@Suite("Command line: limits and version", .serialized, .tags(.process), .timeLimit(.minutes(10)))
 struct LimitsCLITests {
     let sample = Fixtures.sampleBook.path
 

@@ -5,7 +5,7 @@ import Testing
 /// `--pairing auto` on books from the labelled set's generator
 /// (scripts/make-pairing-set.py, a fixed seed): what it finds, how it repairs,
 /// that it is deterministic, and that a bad page still fails its book.
-@Suite("Command line: automatic pairing", .serialized, .tags(.process), .timeLimit(.minutes(5)))
+@Suite("Command line: automatic pairing", .serialized, .tags(.process), .timeLimit(.minutes(10)))
 struct PairingCLITests {
     struct Labels: Decodable {
         struct Book: Decodable {

@@ -17,7 +17,7 @@ func blockPNG(width: Int = 60, height: Int = 40, block: UInt8) throws -> [UInt8]
     return try PNGEncoder.encode(image)
 }
 
-@Suite("Command line: reports", .serialized, .tags(.process), .timeLimit(.minutes(5)))
+@Suite("Command line: reports", .serialized, .tags(.process), .timeLimit(.minutes(10)))
 struct ReportCLITests {
     static let oddName = #"we<ird> & "name".png"#
 

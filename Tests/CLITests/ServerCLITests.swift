@@ -5,7 +5,7 @@ import Testing
 /// What needs the real process and the wire: the bytes `render` writes, and
 /// limits NIO enforces on the connection. Routes, ETags and the hostile
 /// catalogue run in-process (MihirakiServerTests/RouteTests).
-@Suite("mihiraki serve: identity with render, the wire", .serialized, .tags(.process), .timeLimit(.minutes(5)))
+@Suite("mihiraki serve: identity with render, the wire", .serialized, .tags(.process), .timeLimit(.minutes(10)))
 struct ServerCLITests {
     @Test("Signed URLs from the command line: `mihiraki sign` (flags or environment) gives URLs the server answers; an unsigned one is 403; the access log is JSON lines")
     func signedURLs() throws {

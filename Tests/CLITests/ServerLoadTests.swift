@@ -91,7 +91,7 @@ struct BackgroundGet {
     }
 }
 
-@Suite("mihiraki serve: load, backpressure, slow clients, shutdown", .serialized, .tags(.process, .load), .timeLimit(.minutes(5)))
+@Suite("mihiraki serve: load, backpressure, slow clients, shutdown", .serialized, .tags(.process, .load), .timeLimit(.minutes(10)))
 struct ServerLoadTests {
     /// A spread big enough to take a while to render, even in a release build
     /// (beyond the default --max-size: the servers that ask for it allow it).

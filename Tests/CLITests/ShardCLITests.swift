@@ -27,7 +27,7 @@ func modificationTimes(_ root: String) throws -> [String: String] {
     }
 }
 
-@Suite("Command line: shards, incremental runs, concurrent writers", .serialized, .tags(.process), .timeLimit(.minutes(5)))
+@Suite("Command line: shards, incremental runs, concurrent writers", .serialized, .tags(.process), .timeLimit(.minutes(10)))
 struct ShardCLITests {
     /// Twelve small books, folders and archives, each with its own pages.
     func makeLibrary(_ folder: TemporaryFolder, books: Int = 12, pageSize: (Int, Int) = (30, 45)) throws {

@@ -4,7 +4,7 @@ import MihirakiRaster
 import MihirakiTestSupport
 import Testing
 
-@Suite("mihiraki serve: the viewer in a real browser", .serialized, .tags(.process, .browser), .timeLimit(.minutes(5)))
+@Suite("mihiraki serve: the viewer in a real browser", .serialized, .tags(.process, .browser), .timeLimit(.minutes(10)))
 struct ViewerTests {
     @Test("The page is locked down: a strict Content-Security-Policy, its script and style from the server only")
     func headers() throws {

@@ -10,7 +10,7 @@ import Glibc
 /// outside, costs that one request, and every other request is served as
 /// before (SPEC §6). The faults come from the test hook MIHIRAKI_TEST_FAULT,
 /// which stands for a failure no test can foresee.
-@Suite("mihiraki serve: rendering workers", .serialized, .tags(.process, .server), .timeLimit(.minutes(5)))
+@Suite("mihiraki serve: rendering workers", .serialized, .tags(.process, .server), .timeLimit(.minutes(10)))
 struct WorkerCLITests {
     /// A library with one book whose page `bad-page.png` is the faulty one.
     static func library() throws -> ServedLibrary {

@@ -4,7 +4,7 @@ import MihirakiTestSupport
 import Testing
 @testable import MihirakiCodecs
 
-@Suite("Embedded colour profiles", .tags(.codecs), .timeLimit(.minutes(3)))
+@Suite("Embedded colour profiles", .tags(.codecs), .timeLimit(.minutes(10)))
 struct ColorTests {
     /// Every sample of a page decoded with `withRows`, one row at a time.
     func rowByRow(_ bytes: [UInt8]) throws -> [UInt8] {

@@ -7,7 +7,7 @@ import Testing
 /// Pairing's edges read from a JPEG's coefficients in the decode that draws
 /// the page (`PageDecoder.EdgeRequest`): the rows are unchanged, and the
 /// edges are what the decoded pixels say.
-@Suite("Edges from JPEG coefficients", .tags(.codecs), .timeLimit(.minutes(3)))
+@Suite("Edges from JPEG coefficients", .tags(.codecs), .timeLimit(.minutes(10)))
 struct EdgeRowsTests {
     /// Rows of a page, with or without asking for its edges on the way.
     static func rows(_ bytes: [UInt8], atLeast: (width: Int, height: Int)?, edges: PageDecoder.EdgeRequest?) throws -> PixelBuffer {

@@ -30,7 +30,7 @@ func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
     return sum == 0 ? .infinity : 10 * log10(255 * 255 / (sum / Double(a.count)))
 }
 
-@Suite("WebP, GIF, AVIF and JPEG XL pages", .tags(.codecs), .timeLimit(.minutes(3)))
+@Suite("WebP, GIF, AVIF and JPEG XL pages", .tags(.codecs), .timeLimit(.minutes(10)))
 struct FormatTests {
     /// A GIF with neither a global nor a local colour table was refused;
     /// Pillow reads its indices as gray levels, and so does Mihiraki.

@@ -19,7 +19,7 @@ func close(_ a: Color, _ b: Color, within tolerance: Int = 8) -> Bool {
         && abs(Int(a.blue) - Int(b.blue)) <= tolerance
 }
 
-@Suite("JPEG decoding", .tags(.codecs), .timeLimit(.minutes(3)))
+@Suite("JPEG decoding", .tags(.codecs), .timeLimit(.minutes(10)))
 struct JPEGTests {
     @Test("Baseline and progressive colour JPEGs decode to RGB", arguments: [false, true])
     func color(progressive: Bool) throws {
@@ -103,7 +103,7 @@ struct JPEGTests {
     }
 }
 
-@Suite("EXIF parsing", .tags(.codecs), .timeLimit(.minutes(3)))
+@Suite("EXIF parsing", .tags(.codecs), .timeLimit(.minutes(10)))
 struct ExifTests {
     @Test("Orientation is read from either byte order; malformed blocks give nil")
     func parse() {
@@ -119,7 +119,7 @@ struct ExifTests {
     }
 }
 
-@Suite("JPEGs from another encoder", .tags(.codecs), .timeLimit(.minutes(3)))
+@Suite("JPEGs from another encoder", .tags(.codecs), .timeLimit(.minutes(10)))
 struct ForeignJPEGTests {
     /// TestImages/jpeg/ was written by Pillow (scripts/make-jpeg-seeds.py):
     /// red top-left, green top-right, blue bottom-left, red bottom-right,

@@ -5,7 +5,7 @@ import Testing
 @testable import MihirakiCodecs
 import MihirakiRaster
 
-@Suite("PNG encoding and limits", .tags(.codecs), .timeLimit(.minutes(3)))
+@Suite("PNG encoding and limits", .tags(.codecs), .timeLimit(.minutes(10)))
 struct PNGTests {
     @Test("Encode then decode gives the same samples, for every channel count and compression",
           arguments: [1, 2, 3, 4])

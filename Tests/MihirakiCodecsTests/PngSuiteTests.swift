@@ -15,7 +15,7 @@ let pngSuiteCorrupt: [String] = {
     return names.filter { $0.hasSuffix(".png") && $0.hasPrefix("x") }.sorted()
 }()
 
-@Suite("PngSuite conformance", .tags(.codecs), .timeLimit(.minutes(3)))
+@Suite("PngSuite conformance", .tags(.codecs), .timeLimit(.minutes(10)))
 struct PngSuiteTests {
     @Test("The fixtures are present")
     func present() {

@@ -4,7 +4,7 @@ import MihirakiTestSupport
 import Testing
 @testable import MihirakiCodecs
 
-@Suite("Shrink-on-load", .tags(.codecs), .timeLimit(.minutes(3)))
+@Suite("Shrink-on-load", .tags(.codecs), .timeLimit(.minutes(10)))
 struct ShrinkOnLoadTests {
     /// Rows of a page decoded with `atLeast`, as an image.
     static func rows(_ bytes: [UInt8], atLeast: (width: Int, height: Int)?) throws -> PixelBuffer {

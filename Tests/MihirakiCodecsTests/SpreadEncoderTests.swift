@@ -4,7 +4,7 @@ import MihirakiTestSupport
 import Testing
 @testable import MihirakiCodecs
 
-@Suite("Writing spreads as PNG, JPEG, WebP and AVIF", .tags(.codecs), .timeLimit(.minutes(3)))
+@Suite("Writing spreads as PNG, JPEG, WebP and AVIF", .tags(.codecs), .timeLimit(.minutes(10)))
 struct SpreadEncoderTests {
     static func encoding(_ format: SpreadFormat, quality: Int = 85, lossless: Bool = false) -> SpreadEncoding {
         var encoding = SpreadEncoding()

@@ -49,7 +49,7 @@ enum KomgaDoublePages {
     }
 }
 
-@Suite("The back cover (--back-cover alone), as Komga's reader shows it", .tags(.unit), .timeLimit(.minutes(1)))
+@Suite("The back cover (--back-cover alone), as Komga's reader shows it", .tags(.unit), .timeLimit(.minutes(10)))
 struct BackCoverTests {
     static func notation(_ pages: Int, wide: Set<Int> = [], _ direction: ReadingDirection = .ltr,
                          backCover: BackCoverMode = .alone, cover: CoverMode = .alone) -> String {

@@ -6,7 +6,7 @@ import Testing
 /// `page-spread-left/right`) gets there with the fewest blanks; page 1's side
 /// decides the cover; right to left mirrors; automatic pairing never moves a
 /// declared page.
-@Suite("Declared page sides", .tags(.unit), .timeLimit(.minutes(1)))
+@Suite("Declared page sides", .tags(.unit), .timeLimit(.minutes(10)))
 struct DeclaredSidesTests {
     func plan(_ pages: Int, _ options: ImpositionOptions, sides: [Int: PageSide], wide: Set<Int> = [],
               coverIsChosen: Bool = false) -> String {

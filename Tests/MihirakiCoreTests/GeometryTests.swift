@@ -2,7 +2,7 @@ import MihirakiTestSupport
 import Testing
 @testable import MihirakiCore
 
-@Suite("Geometry (GeometryAndRounding.md)", .tags(.unit), .timeLimit(.minutes(1)))
+@Suite("Geometry (GeometryAndRounding.md)", .tags(.unit), .timeLimit(.minutes(10)))
 struct GeometryTests {
     func place(_ spread: Spread, sizes: [Int: (Int, Int)], _ options: GeometryOptions = GeometryOptions())
         -> [PlacedSlot] {

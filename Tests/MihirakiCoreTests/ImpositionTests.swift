@@ -41,7 +41,7 @@ let specTable: [SpecTableRow] = [
           ltr: "[1|2] [3|4] [5|6]", rtl: "[2|1] [4|3] [6|5]"),
 ]
 
-@Suite("Imposition (ImpositionRules.md)", .tags(.unit), .timeLimit(.minutes(1)))
+@Suite("Imposition (ImpositionRules.md)", .tags(.unit), .timeLimit(.minutes(10)))
 struct ImpositionTests {
     @Test("The rules' table, left to right", arguments: specTable)
     func specTableLTR(row: SpecTableRow) {

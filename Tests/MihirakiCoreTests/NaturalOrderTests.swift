@@ -2,7 +2,7 @@ import MihirakiTestSupport
 import Testing
 @testable import MihirakiCore
 
-@Suite("Natural order of file names", .tags(.unit), .timeLimit(.minutes(1)))
+@Suite("Natural order of file names", .tags(.unit), .timeLimit(.minutes(10)))
 struct NaturalOrderTests {
     @Test("page2 < page10, case-insensitive, leading zeros by value")
     func order() {

@@ -5,7 +5,7 @@ import Testing
 /// SPEC §2, "Repair": a split is kept together the way a wide page is; this
 /// equals the static plan with `--blank-before a` for each split static
 /// pairing would break, taken in reading order; explicit flags come first.
-@Suite("Automatic pairing: the repair of a split", .tags(.unit), .timeLimit(.minutes(1)))
+@Suite("Automatic pairing: the repair of a split", .tags(.unit), .timeLimit(.minutes(10)))
 struct PairingRepairTests {
     func plan(_ pages: Int, _ options: ImpositionOptions, splits: [Int], wide: Set<Int> = []) -> String {
         var repaired = options

@@ -2,7 +2,7 @@ import MihirakiTestSupport
 import Testing
 @testable import MihirakiRaster
 
-@Suite("Colours, compositing and output layout", .tags(.unit), .timeLimit(.minutes(1)))
+@Suite("Colours, compositing and output layout", .tags(.unit), .timeLimit(.minutes(10)))
 struct CompositingTests {
     @Test("Colour syntax: #RRGGBB, #RRGGBBAA, #RGB, CSS names, transparent")
     func parsing() {
@@ -67,7 +67,7 @@ struct CompositingTests {
     }
 }
 
-@Suite("EXIF orientation", .tags(.unit), .timeLimit(.minutes(1)))
+@Suite("EXIF orientation", .tags(.unit), .timeLimit(.minutes(10)))
 struct OrientationTests {
     /// A 3×2 image with a distinct value at every pixel:
     ///   1 2 3

@@ -9,7 +9,7 @@ import Testing
 @testable import MihirakiServer
 
 /// SPEC §7b in-process: methods, the paged catalog, `/metrics` and the access log.
-@Suite("mihiraki serve in production: methods, paging, metrics, access log", .tags(.server), .timeLimit(.minutes(2)))
+@Suite("mihiraki serve in production: methods, paging, metrics, access log", .tags(.server), .timeLimit(.minutes(10)))
 struct ProductionTests {
     static func json(_ answer: InProcessClient.Answer) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(buffer: answer.body)) as? [String: Any]) ?? [:]

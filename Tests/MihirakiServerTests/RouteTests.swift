@@ -13,7 +13,7 @@ import Testing
 /// server's own responder: no socket, no process, milliseconds a request. What
 /// needs a real process (signals, load, the browser, the wire's limits) is
 /// in CLITests.
-@Suite("mihiraki serve in-process: routes, caching, hostile requests", .tags(.server), .timeLimit(.minutes(2)))
+@Suite("mihiraki serve in-process: routes, caching, hostile requests", .tags(.server), .timeLimit(.minutes(10)))
 struct RouteTests {
     /// The library served by the application `serve` would run, with `configure` applied to its options.
     static func withApp(_ configure: (inout ServerOptions) -> Void = { _ in },

@@ -5,7 +5,7 @@ import Testing
 @testable import MihirakiRequests
 @testable import MihirakiServer
 
-@Suite("Server parts: book ids, query parameters, the LRU cache", .tags(.server), .timeLimit(.minutes(2)))
+@Suite("Server parts: book ids, query parameters, the LRU cache", .tags(.server), .timeLimit(.minutes(10)))
 struct ServerPartsTests {
     @Test("Ids decode once to plain relative paths", arguments: [
         ("Series%20A%2Fvol1", "Series A/vol1"), ("vol1.cbz", "vol1.cbz"), ("%E6%9C%AC", "本"), ("a%2Fb%2Fc", "a/b/c"),
@@ -70,7 +70,7 @@ struct ServerPartsTests {
     }
 }
 
-@Suite("Server parts: rescanning a library", .tags(.server), .timeLimit(.minutes(2)))
+@Suite("Server parts: rescanning a library", .tags(.server), .timeLimit(.minutes(10)))
 struct CatalogRescanTests {
     @Test("A rescan reads only the folders whose entries changed; a page rewritten in place changes its book's signature")
     func incremental() throws {
@@ -105,7 +105,7 @@ struct CatalogRescanTests {
     }
 }
 
-@Suite("Server parts: the render queue", .tags(.server), .timeLimit(.minutes(5)))
+@Suite("Server parts: the render queue", .tags(.server), .timeLimit(.minutes(10)))
 struct RenderQueueTests {
     /// A render that finishes long before its deadline is answered with its
     /// result, every time. The timer that would answer 504 is cancelled when

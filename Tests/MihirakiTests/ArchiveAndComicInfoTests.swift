@@ -6,7 +6,7 @@ import MihirakiCodecs
 import MihirakiCore
 import MihirakiRaster
 
-@Suite("Archives and ComicInfo.xml", .tags(.library), .timeLimit(.minutes(3)))
+@Suite("Archives and ComicInfo.xml", .tags(.library), .timeLimit(.minutes(10)))
 struct ArchiveAndComicInfoTests {
     let page: [UInt8] = try! Fixtures.solidPNG(width: 30, height: 50, [0])
 
@@ -155,7 +155,7 @@ struct ArchiveAndComicInfoTests {
     }
 }
 
-@Suite("Many books, thumbnails and contact sheets", .tags(.library), .timeLimit(.minutes(3)))
+@Suite("Many books, thumbnails and contact sheets", .tags(.library), .timeLimit(.minutes(10)))
 struct LibraryTests {
     @Test("--size x300 and 400x derive the other side from the spread's natural aspect")
     func derivedSize() {

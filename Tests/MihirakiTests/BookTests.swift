@@ -6,7 +6,7 @@ import MihirakiCodecs
 import MihirakiCore
 import MihirakiRaster
 
-@Suite("Books and plans", .tags(.library), .timeLimit(.minutes(3)))
+@Suite("Books and plans", .tags(.library), .timeLimit(.minutes(10)))
 struct BookTests {
     @Test("A folder's images in natural order; other files, dot-files and __MACOSX ignored; sub-folders walked")
     func loading() throws {

@@ -75,7 +75,7 @@ func pixelmatchReference(_ a: PixelBuffer, _ b: PixelBuffer, threshold: Double, 
     return count
 }
 
-@Suite("Comparison (pixelmatch semantics)", .tags(.library), .timeLimit(.minutes(3)))
+@Suite("Comparison (pixelmatch semantics)", .tags(.library), .timeLimit(.minutes(10)))
 struct CompareTests {
     @Test("Counts equal pip pixelmatch's on generated pairs", arguments: comparisonPairs().map(\.0))
     func matchesPixelmatch(name: String) throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// A render given a deadline (what `serve --timeout` hands each render)
 /// stops once it has passed, and otherwise writes the same bytes.
-@Suite("Renders with a deadline", .tags(.library), .timeLimit(.minutes(2)))
+@Suite("Renders with a deadline", .tags(.library), .timeLimit(.minutes(10)))
 struct DeadlineTests {
     /// Two pages of 1,800 rows.
     static func largeBook() throws -> (TemporaryFolder, BookPlan) {

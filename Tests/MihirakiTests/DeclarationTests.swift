@@ -8,7 +8,7 @@ import MihirakiCodecs
 /// output format, each kind of book file, each option. These tests walk them,
 /// so a new entry that lacks its fixture, its fuzz target, its MIME type or
 /// its bad-input case fails here, not in a user's hands.
-@Suite("Declarations: formats, book kinds and options, each declared once", .tags(.library), .timeLimit(.minutes(3)))
+@Suite("Declarations: formats, book kinds and options, each declared once", .tags(.library), .timeLimit(.minutes(10)))
 struct DeclarationTests {
     static let fuzzScript = (try? String(contentsOf: Fixtures.testImages.deletingLastPathComponent()
         .appendingPathComponent("scripts/fuzz"), encoding: .utf8)) ?? ""
@@ -118,7 +118,7 @@ struct DeclarationTests {
     }
 }
 
-@Suite("The option table: one declaration per option for the CLI, the server and the fingerprint", .tags(.library), .timeLimit(.minutes(3)))
+@Suite("The option table: one declaration per option for the CLI, the server and the fingerprint", .tags(.library), .timeLimit(.minutes(10)))
 struct OptionTableTests {
     @Test("Changing any option changes the fingerprint and the ETag", arguments: LayoutOptions.table.map(\.name))
     func eachOptionCounts(name: String) throws {

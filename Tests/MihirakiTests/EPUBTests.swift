@@ -6,7 +6,7 @@ import MihirakiCodecs
 import MihirakiCore
 
 /// EPUBs written by the specification's rules (scripts/make-epub-fixtures.py).
-@Suite("EPUB books: the spine's pages, in the spine's order and direction", .tags(.library), .timeLimit(.minutes(2)))
+@Suite("EPUB books: the spine's pages, in the spine's order and direction", .tags(.library), .timeLimit(.minutes(10)))
 struct EPUBTests {
     static func epub(_ name: String) -> String { Fixtures.testImages.appendingPathComponent("epub/\(name).epub").path }
 

@@ -3,7 +3,7 @@ import MihirakiTestSupport
 import Testing
 @testable import Mihiraki
 
-@Suite("Books of WebP, GIF, AVIF and JPEG XL pages", .tags(.library), .timeLimit(.minutes(3)))
+@Suite("Books of WebP, GIF, AVIF and JPEG XL pages", .tags(.library), .timeLimit(.minutes(10)))
 struct FormatBookTests {
     static let formats = Fixtures.testImages.appendingPathComponent("formats")
 

@@ -18,7 +18,7 @@ func compareInMemory(_ a: PixelBuffer, _ b: PixelBuffer, _ options: ImageCompara
                        sources: ImageComparator.Sources(key: "pair.png"))
 }
 
-@Suite("Ignore regions, masks and reports", .tags(.library), .timeLimit(.minutes(3)))
+@Suite("Ignore regions, masks and reports", .tags(.library), .timeLimit(.minutes(10)))
 struct IgnoreAndReportTests {
     @Test("An ignore region covering the change makes the pair equal and leaves its pixels out of the total")
     func ignoreRegion() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// The rules about canvases and output folders live in the library, so a
 /// program (or the server) gets them without the command line.
-@Suite("Output rules in the library", .tags(.library), .timeLimit(.minutes(3)))
+@Suite("Output rules in the library", .tags(.library), .timeLimit(.minutes(10)))
 struct OutputRulesTests {
     @Test("A canvas over the pixel limit is a usage error before any page is read")
     func canvasOverLimit() throws {

@@ -10,7 +10,7 @@ import MihirakiRaster
 /// pikepdf, reportlab), against the folder of their pictures and against
 /// poppler's own rasteriser, pdftoppm.
 @Suite("PDF books: picture pages read as their pictures, other pages drawn, the catalog's declarations",
-       .tags(.library), .timeLimit(.minutes(2)))
+       .tags(.library), .timeLimit(.minutes(10)))
 struct PDFTests {
     static func pdf(_ name: String) -> String { Fixtures.testImages.appendingPathComponent("pdf/\(name).pdf").path }
     static let pages = Fixtures.testImages.appendingPathComponent("pdf/pages").path

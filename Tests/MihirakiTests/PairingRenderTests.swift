@@ -9,7 +9,7 @@ import MihirakiCore
 /// edges (`DrawnAhead`): the files must be the bytes a render that decodes
 /// every page again writes, including where a split moves a page beside a
 /// colour page or a blank.
-@Suite("Automatic pairing: pages drawn while their edges are read", .tags(.library), .timeLimit(.minutes(5)))
+@Suite("Automatic pairing: pages drawn while their edges are read", .tags(.library), .timeLimit(.minutes(10)))
 struct PairingRenderTests {
     @Test("The same files as drawing every page again: gray, colour and mixed books, LTR and RTL, two sizes, 1 and 2 jobs")
     func drawnAheadIsTheSameBytes() throws {

@@ -35,7 +35,7 @@ func small(_ configure: (inout LayoutOptions) -> Void = { _ in }) -> LayoutOptio
     return options
 }
 
-@Suite("Rendering spreads", .tags(.library), .timeLimit(.minutes(3)))
+@Suite("Rendering spreads", .tags(.library), .timeLimit(.minutes(10)))
 struct RenderTests {
     @Test("A cover spread: blank on the left in the blank colour, page on the right, background elsewhere")
     func coverSpread() throws {

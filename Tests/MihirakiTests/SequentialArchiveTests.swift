@@ -10,7 +10,7 @@ func bsdtar(_ arguments: [String]) throws {
     try #require(run.status == 0, "bsdtar \(arguments.joined(separator: " ")): \(run.stderr)")
 }
 
-@Suite("7z, tar and ZIP books written by bsdtar", .tags(.library), .timeLimit(.minutes(3)))
+@Suite("7z, tar and ZIP books written by bsdtar", .tags(.library), .timeLimit(.minutes(10)))
 struct SequentialArchiveTests {
     /// A book as it is found in the wild: pages in a sub-folder, ComicInfo.xml
     /// saying right to left, macOS and dot-file junk, a text file.

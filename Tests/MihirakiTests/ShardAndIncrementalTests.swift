@@ -3,7 +3,7 @@ import MihirakiTestSupport
 import Testing
 @testable import Mihiraki
 
-@Suite("Shards, fingerprints and temporaries", .tags(.library), .timeLimit(.minutes(3)))
+@Suite("Shards, fingerprints and temporaries", .tags(.library), .timeLimit(.minutes(10)))
 struct ShardAndIncrementalTests {
     @Test("--shard K/N parses only 1 ≤ K ≤ N")
     func parsing() {
