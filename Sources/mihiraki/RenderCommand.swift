@@ -108,12 +108,8 @@ struct RenderCommand: ParsableCommand {
         if let jobs = child.jobs { run.jobs = jobs }
         let books = child.books.filter { chosen.indices.contains($0) }
         let paths = books.map { chosen[$0] }
-        let (plans, _, upToDate) = planBooks(paths, options, run: run, into: destination)
-        // The plans keep the order of the paths, less the books that failed or were up to date.
-        var planned: [Int] = []
-        for (k, path) in paths.enumerated() where planned.count < plans.count && plans[planned.count].book.path == path {
-            planned.append(books[k])
-        }
+        let (plans, _, upToDate, indices) = planBooks(paths, options, run: run, into: destination)
+        let planned = indices.map { books[$0] }
         child.send("P \(upToDate) " + planned.map(String.init).joined(separator: ","))
         let meter = ProgressMeter(enabled: !quiet && RenderSupervisor.Child.stderrIsTerminal, start: Date())
         let profile = StageProfile.fromEnvironment()
@@ -133,7 +129,7 @@ struct RenderCommand: ParsableCommand {
 
     /// The library's planning of every book, its warnings and failures printed.
     func planBooks(_ paths: [String], _ options: LayoutOptions, run: RunOptions = RunOptions(),
-                   into destination: String? = nil) -> (plans: [BookPlan], failed: Int, upToDate: Int) {
+                   into destination: String? = nil) -> (plans: [BookPlan], failed: Int, upToDate: Int, pathIndices: [Int]) {
         let planned = BookRenderer.plan(paths, options: options, run: run, skippingUpToDateIn: destination)
         for note in planned.notes {
             switch note {
@@ -141,12 +137,12 @@ struct RenderCommand: ParsableCommand {
             case .failure(let error): printError(error.description)
             }
         }
-        return (planned.plans, planned.failed, planned.upToDate)
+        return (planned.plans, planned.failed, planned.upToDate, planned.pathIndices)
     }
 
     /// `--check GOLDEN`: plan changes first, then pixel differences; exit 1 if anything differs.
     func runCheck(golden: String, options: LayoutOptions) throws {
-        let (planned, planFailures, _) = planBooks(try ShardFlag.books(books, shard: shard), options)
+        let (planned, planFailures, _, _) = planBooks(try ShardFlag.books(books, shard: shard), options)
         let (plans, refused) = BookRenderer.refusingDuplicateNames(planned)
         for error in refused { printError(error.description) }
         var failed = planFailures + refused.count

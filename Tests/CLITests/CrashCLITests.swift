@@ -62,6 +62,19 @@ struct CrashCLITests {
         }
     }
 
+    /// The supervisor's child matched its plans to the books by path, and a
+    /// book given with a trailing slash (its plan's path has none) crashed
+    /// the child and was counted failed without a line.
+    @Test("A book given with a trailing slash renders whole")
+    func trailingSlash() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try await onOwnThread { try mihiraki(["render", Fixtures.sampleBook.path + "/", "-o", folder.path + "/out", "--size", "x60"]) }
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("1 book, 8 spreads written to"), "\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/out/sample-book/manifest.json"))
+    }
+
     /// The supervisor: a book that crashes the process drawing it (the test
     /// hook MIHIRAKI_TEST_FAULT stands for a failure nobody foresaw) is named
     /// in one line with the spread, and every other book is written.

@@ -13,6 +13,8 @@ extension BookRenderer {
 
         /// The books to render, in the order given.
         public var plans: [BookPlan] = []
+        /// For each plan, the index of its path among the paths given.
+        package var pathIndices: [Int] = []
         /// Warnings and failures, in the order of the books.
         public var notes: [Note] = []
         /// Books already up to date (``RunOptions/incremental``): neither planned nor rendered.
@@ -31,7 +33,7 @@ extension BookRenderer {
         var result = PlannedBooks()
         // Automatic pairing draws pages while it reads their edges, within one budget for the run.
         var drawingBudget = DrawnAhead.budget
-        for path in paths {
+        for (index, path) in paths.enumerated() {
             do {
                 let book = try Book.load(path)
                 result.notes += book.warnings.map(PlannedBooks.Note.warning)
@@ -42,6 +44,7 @@ extension BookRenderer {
                 let plan = try BookPlan(book: book, options: options, jobs: run.jobs, drawingAhead: drawingBudget)
                 drawingBudget -= plan.drawnAhead?.byteCount ?? 0
                 result.plans.append(plan)
+                result.pathIndices.append(index)
             } catch {
                 result.notes.append(.failure(MihirakiError.from(error, path: path)))
             }
