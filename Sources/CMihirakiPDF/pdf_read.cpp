@@ -1,6 +1,7 @@
-// Mihiraki's PDF reader over qpdf: see include/CMihirakiPDF.h.
-#define POINTERHOLDER_TRANSITION 4  // qpdf: std::shared_ptr throughout, no transition warnings
-#include "CMihirakiPDF.h"
+// Mihiraki's PDF reader over qpdf: see include/CMihirakiPDF.h. This file
+// holds its C face and the analysis of a page's content; pdf_streams.cpp,
+// pdf_jpx.cpp and pdf_pictures.cpp the rest.
+#include "pdf_internal.hpp"
 
 #include <qpdf/Buffer.hh>
 #include <qpdf/Pipeline.hh>
@@ -10,8 +11,6 @@
 #include <qpdf/QPDFPageDocumentHelper.hh>
 #include <qpdf/QPDFPageObjectHelper.hh>
 #include <qpdf/QPDFWriter.hh>
-
-#include <openjpeg-2.5/openjpeg.h>
 
 #include <array>
 #include <memory>
@@ -27,6 +26,8 @@
 const char samplesMagic[8] = {'M', 'H', 'P', 'D', 'F', 'P', 'X', '1'};
 
 namespace {
+
+using namespace mhpdf;
 
 using Matrix = std::array<double, 6>;
 
@@ -44,17 +45,6 @@ struct Analysis {
     QPDFObjectHandle softMask;  // an /SMask of the picture's size: its alpha
     int softMaskBits = 8;
 };
-
-struct Failure : std::runtime_error {
-    int status;
-    Failure(int status, std::string const &what) : std::runtime_error(what), status(status) {}
-};
-
-void put(char *message, size_t size, std::string text) {
-    if (!message || size == 0) return;
-    for (auto &c : text) if (c == '\n' || c == '\r') c = ' ';
-    std::snprintf(message, size, "%s", text.c_str());
-}
 
 // The content operators that paint nothing: graphics state, marked content, compatibility.
 bool paintsNothing(std::string const &op) {
@@ -119,76 +109,6 @@ struct ContentScan : QPDFObjectHandle::ParserCallbacks {
     }
 };
 
-// Collects a stream's decoded bytes, refusing more than `limit`.
-struct Collect : Pipeline {
-    std::vector<uint8_t> bytes;
-    size_t limit;
-    bool overflowed = false;  // qpdf catches what write throws: this says why it stopped
-    // Stop reading once `limit` bytes are in: only where no decryption is in
-    // the pipeline (an exception through qpdf's GnuTLS decryption crashes it).
-    bool stopEarly = false;
-    Collect(size_t limit, size_t expected) : Pipeline("mihiraki-collect", nullptr), limit(limit) {
-        bytes.reserve(std::min(limit, expected));
-    }
-    void write(unsigned char const *data, size_t length) override {
-        if (overflowed || length > limit - bytes.size()) {
-            if (!overflowed) bytes.insert(bytes.end(), data, data + (limit - bytes.size()));
-            overflowed = true;
-            if (stopEarly) throw Failure(MH_PDF_OK, "enough");
-            // Otherwise not thrown: an exception unwinding through qpdf's
-            // decryption pipeline leaves it half torn down (a crash in GnuTLS,
-            // found by fuzzing). The rest is discarded; the caller decides.
-            return;
-        }
-        bytes.insert(bytes.end(), data, data + length);
-    }
-    void finish() override {}
-};
-
-// Counts a stream's decoded bytes without keeping them, up to `limit`.
-struct Count : Pipeline {
-    size_t count = 0, limit;
-    bool over = false;
-    bool stopEarly;  // as Collect's: only where no decryption is in the pipeline
-    Count(size_t limit, bool stopEarly) : Pipeline("mihiraki-count", nullptr), limit(limit), stopEarly(stopEarly) {}
-    void write(unsigned char const *, size_t length) override {
-        if (over) return;
-        count += length;
-        if (count > limit) {
-            over = true;
-            if (stopEarly) throw Failure(MH_PDF_OK, "enough");
-        }
-    }
-    void finish() override {}
-};
-
-// The most a page's content streams may inflate to, together: a page of
-// a few kilobytes must not make a parse of gigabytes (SPEC §6, "Bounded work").
-constexpr size_t kContentLimit = size_t(256) << 20;
-
-// Refuses a page whose content streams inflate past kContentLimit, counting
-// them before anything parses or keeps them.
-void checkContentSize(QPDFPageObjectHelper &helper) {
-    QPDFObjectHandle contents = helper.getObjectHandle().getKey("/Contents");
-    std::vector<QPDFObjectHandle> streams = contents.isArray() ? contents.getArrayAsVector() : std::vector<QPDFObjectHandle>{contents};
-    QPDF *owner = helper.getObjectHandle().getOwningQPDF();
-    bool encrypted = owner && owner->isEncrypted();
-    size_t total = 0;
-    for (auto &stream : streams) {
-        if (!stream.isStream()) continue;
-        Count count(kContentLimit - total, !encrypted);
-        try {
-            stream.pipeStreamData(&count, nullptr, 0, qpdf_dl_generalized, true, false);
-        } catch (Failure const &) {
-        }
-        if (count.over) {
-            throw Failure(MH_PDF_TOO_LARGE, "its content inflates past " + std::to_string(kContentLimit >> 20)
-                          + " MiB, the bound on one page's content");
-        }
-        total += count.count;
-    }
-}
-
 int componentsOf(QPDFObjectHandle space, int depth = 0) {
     if (depth > 4) return 0;
     if (space.isName()) {
@@ -213,39 +133,6 @@ int componentsOf(QPDFObjectHandle space, int depth = 0) {
     return 0;
 }
 
-// A stream piped into one buffer of at most `limit` bytes (`expected`
-// reserved): as stored (decrypted) with qpdf_dl_none, or decoded. A longer
-// stream keeps its first `limit` bytes and says it overflowed; with
-// `stopEarly` qpdf is stopped there (only where no decryption is in the way).
-struct Piped {
-    std::vector<uint8_t> bytes;
-    bool piped = false;      // qpdf read the whole stream without error
-    bool attempted = false;  // qpdf decoded its filters
-    bool overflowed = false;
-};
-
-Piped pipe(QPDFObjectHandle stream, qpdf_stream_decode_level_e level, size_t limit, size_t expected,
-           bool stopEarly = false) {
-    Collect collect(limit, expected);
-    collect.stopEarly = stopEarly;
-    Piped result;
-    try {
-        result.piped = stream.pipeStreamData(&collect, &result.attempted, 0, level, true, false);
-    } catch (Failure const &) {
-        result.piped = false;
-    }
-    result.overflowed = collect.overflowed;
-    result.bytes = std::move(collect.bytes);
-    return result;
-}
-
-// A stream as stored (decrypted, not decoded).
-std::vector<uint8_t> rawStream(QPDFObjectHandle stream) {
-    Piped raw = pipe(stream, qpdf_dl_none, size_t(1) << 31, 0);
-    if (!raw.piped || raw.overflowed) throw Failure(MH_PDF_DAMAGED, "its picture's stream cannot be read");
-    return std::move(raw.bytes);
-}
-
 // A sample container of `width × height × channels` bytes, its header written.
 std::vector<uint8_t> samplesContainer(uint32_t width, uint32_t height, uint32_t channels) {
     std::vector<uint8_t> output(20 + size_t(width) * size_t(height) * size_t(channels));
@@ -253,103 +140,6 @@ std::vector<uint8_t> samplesContainer(uint32_t width, uint32_t height, uint32_t 
     uint32_t fields[3] = {width, height, channels};
     for (int f = 0; f < 3; f++) for (int b = 0; b < 4; b++) output[size_t(8 + 4 * f + b)] = uint8_t(fields[f] >> (8 * b));
     return output;
-}
-
-// A JPEG 2000 codestream or JP2 file decoded by openjp2, from memory.
-struct Jpx {
-    int width = 0, height = 0, components = 0;
-    std::string why;                // set when Mihiraki does not read this kind of JPEG 2000 picture
-    std::vector<uint8_t> samples;   // 8-bit, gray or RGB, when decoded
-};
-
-struct MemoryStream {
-    std::vector<uint8_t> const *bytes;
-    size_t at = 0;
-};
-
-OPJ_SIZE_T readMemory(void *buffer, OPJ_SIZE_T size, void *user) {
-    auto *m = static_cast<MemoryStream *>(user);
-    if (m->at >= m->bytes->size()) return OPJ_SIZE_T(-1);
-    size_t n = std::min(size_t(size), m->bytes->size() - m->at);
-    std::memcpy(buffer, m->bytes->data() + m->at, n);
-    m->at += n;
-    return n;
-}
-OPJ_OFF_T skipMemory(OPJ_OFF_T count, void *user) {
-    auto *m = static_cast<MemoryStream *>(user);
-    if (count < 0) return -1;
-    size_t n = std::min(size_t(count), m->bytes->size() - m->at);
-    m->at += n;
-    return OPJ_OFF_T(n);
-}
-OPJ_BOOL seekMemory(OPJ_OFF_T to, void *user) {
-    auto *m = static_cast<MemoryStream *>(user);
-    if (to < 0 || size_t(to) > m->bytes->size()) return OPJ_FALSE;
-    m->at = size_t(to);
-    return OPJ_TRUE;
-}
-void quiet(const char *, void *) {}
-
-Jpx jpx(std::vector<uint8_t> const &bytes, bool decode) {
-    Jpx result;
-    static const uint8_t jp2[] = {0, 0, 0, 12, 'j', 'P', ' ', ' '};
-    bool isJP2 = bytes.size() >= 8 && std::memcmp(bytes.data(), jp2, 8) == 0;
-    std::unique_ptr<opj_codec_t, void (*)(opj_codec_t *)> codec(opj_create_decompress(isJP2 ? OPJ_CODEC_JP2 : OPJ_CODEC_J2K),
-                                                               opj_destroy_codec);
-    if (!codec) throw Failure(MH_PDF_DAMAGED, "its JPEG 2000 picture cannot be read");
-    opj_set_info_handler(codec.get(), quiet, nullptr);
-    opj_set_warning_handler(codec.get(), quiet, nullptr);
-    opj_set_error_handler(codec.get(), quiet, nullptr);
-    opj_dparameters_t parameters;
-    opj_set_default_decoder_parameters(&parameters);
-    if (!opj_setup_decoder(codec.get(), &parameters)) throw Failure(MH_PDF_DAMAGED, "its JPEG 2000 picture cannot be read");
-    MemoryStream memory{&bytes};
-    std::unique_ptr<opj_stream_t, void (*)(opj_stream_t *)> stream(opj_stream_create(1 << 16, OPJ_TRUE), opj_stream_destroy);
-    opj_stream_set_read_function(stream.get(), readMemory);
-    opj_stream_set_skip_function(stream.get(), skipMemory);
-    opj_stream_set_seek_function(stream.get(), seekMemory);
-    opj_stream_set_user_data(stream.get(), &memory, nullptr);
-    opj_stream_set_user_data_length(stream.get(), bytes.size());
-    opj_image_t *raw = nullptr;
-    if (!opj_read_header(stream.get(), codec.get(), &raw) || !raw) {
-        if (raw) opj_image_destroy(raw);
-        throw Failure(MH_PDF_DAMAGED, "its JPEG 2000 picture's header is damaged");
-    }
-    std::unique_ptr<opj_image_t, void (*)(opj_image_t *)> image(raw, opj_image_destroy);
-    result.width = int(image->x1 - image->x0);
-    result.height = int(image->y1 - image->y0);
-    result.components = int(image->numcomps);
-    if (result.components != 1 && result.components != 3) { result.why = "a JPEG 2000 picture of unusual components"; return result; }
-    if (image->color_space == OPJ_CLRSPC_SYCC || image->color_space == OPJ_CLRSPC_EYCC || image->color_space == OPJ_CLRSPC_CMYK) {
-        result.why = "a JPEG 2000 picture in YCC or CMYK";
-        return result;
-    }
-    for (int c = 0; c < result.components; c++) {
-        auto &comp = image->comps[c];
-        if (comp.dx != 1 || comp.dy != 1 || comp.prec < 1 || comp.prec > 16) {
-            result.why = "a subsampled JPEG 2000 picture";
-            return result;
-        }
-    }
-    if (!decode) return result;
-    if (!opj_decode(codec.get(), stream.get(), image.get()) || !opj_end_decompress(codec.get(), stream.get())) {
-        throw Failure(MH_PDF_DAMAGED, "its JPEG 2000 picture is damaged");
-    }
-    size_t pixels = size_t(result.width) * size_t(result.height);
-    result.samples.resize(pixels * size_t(result.components));
-    for (int c = 0; c < result.components; c++) {
-        auto &comp = image->comps[c];
-        if (!comp.data || comp.w != unsigned(result.width) || comp.h != unsigned(result.height)) {
-            throw Failure(MH_PDF_DAMAGED, "its JPEG 2000 picture is damaged");
-        }
-        int64_t top = (int64_t(1) << comp.prec) - 1, offset = comp.sgnd ? (int64_t(1) << (comp.prec - 1)) : 0;
-        for (size_t k = 0; k < pixels; k++) {
-            int64_t v = std::min<int64_t>(top, std::max<int64_t>(0, int64_t(comp.data[k]) + offset));
-            result.samples[k * size_t(result.components) + size_t(c)] =
-                uint8_t(comp.prec == 8 ? v : (v * 255 + top / 2) / top);
-        }
-    }
-    return result;
 }
 
 struct Document {
@@ -404,6 +194,7 @@ struct Document {
             return a;
         };
         checkContentSize(helper);
+        largestPicture(helper, page.largest_width, page.largest_height);
         ContentScan scan;
         helper.parseContents(&scan);
         if (!scan.other.empty()) return reject(scan.other);
@@ -480,6 +271,8 @@ struct Document {
                         if (!v.isNumber() || v.getNumericValue() != (k % 2 ? 1.0 : 0.0)) return reject("a JPEG picture with a Decode array");
                     }
                 }
+                std::string why;
+                if (!jpegMatchesDictionary(image, why)) return reject(why);
                 page.jpeg = 1;
             } else if (f == "/JPXDecode") {
                 if (filters.size() != 1) return reject("a JPEG 2000 picture under another filter");
@@ -587,36 +380,6 @@ inline void cmykToRGB(uint8_t c, uint8_t m, uint8_t y, uint8_t k, uint8_t *out) 
     out[2] = uint8_t(((255 - y) * (255 - k) + 127) / 255);
 }
 
-// No message of qpdf's reaches stderr: its logger discards, its warnings are off.
-void silence(QPDF &q) {
-    auto logger = QPDFLogger::create();
-    logger->setInfo(logger->discard());
-    logger->setWarn(logger->discard());
-    logger->setError(logger->discard());
-    q.setLogger(logger);
-    q.setSuppressWarnings(true);
-}
-
-template <typename F> int guarded(char *message, size_t size, F body) {
-    try {
-        return body();
-    } catch (Failure const &e) {
-        put(message, size, e.what());
-        return e.status;
-    } catch (QPDFExc const &e) {
-        put(message, size, e.getMessageDetail().empty() ? e.what() : e.getMessageDetail());
-        return e.getErrorCode() == qpdf_e_password ? MH_PDF_ENCRYPTED : MH_PDF_DAMAGED;
-    } catch (std::bad_alloc const &) {
-        put(message, size, "out of memory");
-        return MH_PDF_TOO_LARGE;
-    } catch (std::exception const &e) {
-        put(message, size, e.what());
-        return MH_PDF_DAMAGED;
-    } catch (...) {
-        put(message, size, "unreadable");
-        return MH_PDF_DAMAGED;
-    }
-}
 
 } // namespace
 
@@ -776,6 +539,7 @@ extern "C" int mh_pdf_page_document(mh_pdf *pdf, int index, mh_pdf_bytes *result
     return guarded(message, message_size, [&] {
         Document &document = pdf->document;
         if (index < 0 || size_t(index) >= document.pages.size()) throw Failure(MH_PDF_DAMAGED, "no such page");
+        checkPictures(document.pages[size_t(index)]);
         if (!document.inheritedPushed) {
             document.qpdf.pushInheritedAttributesToPage();
             document.inheritedPushed = true;

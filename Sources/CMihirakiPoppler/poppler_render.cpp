@@ -19,8 +19,11 @@ namespace {
 // poppler's messages, per thread, instead of stderr.
 thread_local std::string lastMessage;
 
+// poppler-cpp writes "error (offset): text" or "error: text"; the text is kept.
 void keep(std::string const &message, void *) {
-    if (lastMessage.empty()) lastMessage = message;
+    if (!lastMessage.empty()) return;
+    size_t colon = message.rfind("error", 0) == 0 ? message.find(": ") : std::string::npos;
+    lastMessage = colon == std::string::npos ? message : message.substr(colon + 2);
 }
 
 void silence() {
@@ -102,6 +105,7 @@ extern "C" int mh_poppler_render(const uint8_t *data, size_t size, int width, in
         renderer.set_image_format(poppler::image::format_argb32);
         double xres = 72.0 * width / w, yres = 72.0 * height / h;
         poppler::image image;
+        lastMessage.clear();  // only what poppler says while drawing decides
         {
             std::unique_lock<std::mutex> hold(first, std::defer_lock);
             if (!warmed.load(std::memory_order_acquire)) hold.lock();
@@ -111,6 +115,13 @@ extern "C" int mh_poppler_render(const uint8_t *data, size_t size, int width, in
         if (!image.is_valid() || image.width() < width || image.height() < height
             || image.format() != poppler::image::format_argb32) {
             put(message, message_size, lastMessage.empty() ? "poppler could not draw this page" : lastMessage);
+            return -1;
+        }
+        // poppler draws what it can of a damaged picture (a bogus JBIG2, a
+        // damaged Flate or JPEG 2000 stream) and says so: a wrong page is an
+        // error (SPEC §6), not a page drawn in part.
+        if (!lastMessage.empty()) {
+            put(message, message_size, "poppler: " + lastMessage);
             return -1;
         }
         const char *pixels = image.const_data();

@@ -14,13 +14,16 @@ package enum PDFPageDecoder: PageFormatDecoder {
     /// The first bytes of a page handed over: `MHPDFPG1`. A PDF file that is
     /// a page of a folder (or named `.png`) is not one.
     package static let magic = Array("MHPDFPG1".utf8)
-    static let headerSize = 16
+    static let headerSize = 24
 
     /// A page handed over: the magic, the page's size in points (rounded, at
-    /// least 1) as two little-endian 32-bit numbers, then the one-page PDF
-    /// (none when only the header is asked for).
-    package static func page(width: Double, height: Double, document: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        magic + InnerHeader.fields([max(1, Int(width.rounded())), max(1, Int(height.rounded()))]) + document
+    /// least 1) and the size of the largest picture it draws, as four
+    /// little-endian 32-bit numbers, then the one-page PDF (none when only the
+    /// header is asked for).
+    package static func page(width: Double, height: Double, largestPart: (width: Int, height: Int),
+                             document: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        magic + InnerHeader.fields([max(1, Int(width.rounded())), max(1, Int(height.rounded())),
+                                    largestPart.width, largestPart.height]) + document
     }
 
     static func open<T>(_ bytes: [UInt8], _ body: (PageDecoder.OpenedPage) throws -> T) throws -> T {
@@ -28,8 +31,10 @@ package enum PDFPageDecoder: PageFormatDecoder {
         guard bytes.count >= headerSize, InnerHeader.field(bytes, 0) >= 1, InnerHeader.field(bytes, 1) >= 1 else {
             throw CodecError(.corrupt, "a PDF page handed over without its size")
         }
-        let header = PageHeader(format: .pdfPage, storedWidth: InnerHeader.field(bytes, 0),
+        var header = PageHeader(format: .pdfPage, storedWidth: InnerHeader.field(bytes, 0),
                                 storedHeight: InnerHeader.field(bytes, 1), orientation: 1, isGray: false)
+        header.largestPartWidth = InnerHeader.field(bytes, 2)
+        header.largestPartHeight = InnerHeader.field(bytes, 3)
         var size = (width: header.storedWidth, height: header.storedHeight)
         var image: [UInt8]?
         var line = 0

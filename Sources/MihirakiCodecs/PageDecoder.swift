@@ -16,6 +16,11 @@ public struct PageHeader: Hashable, Sendable {
     /// a format decoded whole (WebP, AVIF, JPEG XL, GIF), whose rows come as
     /// gray when the decoded picture is.
     package var grayOnceDecoded = false
+    /// A page drawn from parts (a PDF page for the rasteriser): the largest
+    /// picture it draws, in that picture's own pixels (0 × 0 when none). The
+    /// pixel limit holds for it as for the page.
+    package var largestPartWidth = 0
+    package var largestPartHeight = 0
 
     /// Width as displayed, after the EXIF orientation is applied.
     package var width: Int { ExifOrientation.swapsAxes(orientation) ? storedHeight : storedWidth }
@@ -51,7 +56,7 @@ public enum PageDecoder {
         if let plain = try decodePlainPNG(bytes, maxPixels: maxPixels, colorManage: colorManage) { return plain }
         return try open(bytes) { opened in
             let page = colorManage ? opened.colorManaged() : opened
-            try checkPixelLimit(width: page.header.storedWidth, height: page.header.storedHeight, maxPixels: maxPixels)
+            try checkPixelLimit(page.header, maxPixels: maxPixels)
             return try page.readAll().oriented(exif: page.header.orientation)
         }
     }
@@ -87,7 +92,7 @@ public enum PageDecoder {
                                     _ body: (_ width: Int, _ height: Int, _ channels: Int,
                                              _ nextRow: (UnsafeMutablePointer<UInt8>) throws -> Void) throws -> T) throws -> T {
         try open(bytes) { opened in
-            try checkPixelLimit(width: opened.header.storedWidth, height: opened.header.storedHeight, maxPixels: maxPixels)
+            try checkPixelLimit(opened.header, maxPixels: maxPixels)
             var page = opened
             if page.scalable, let drawn {
                 // Drawn at exactly the size it takes on the canvas: never resampled.
@@ -294,6 +299,19 @@ public enum PageDecoder {
             throw CodecError(.unsupported, "\(format.name) images are not supported (Mihiraki reads \(ImageFormat.readableNames))")
         }
         return try decoder.open(bytes, body)
+    }
+
+    /// Refuses a page without pixels, or above `maxPixels`, or drawing a
+    /// picture above `maxPixels` (no limit when `nil`).
+    /// - Throws: `CodecError` with code `.corrupt` or `.tooLarge`.
+    package static func checkPixelLimit(_ header: PageHeader, maxPixels: Int?) throws {
+        try checkPixelLimit(width: header.storedWidth, height: header.storedHeight, maxPixels: maxPixels)
+        guard let maxPixels, header.largestPartWidth > 0, header.largestPartHeight > 0 else { return }
+        let (w, h) = (header.largestPartWidth, header.largestPartHeight)
+        let (pixels, overflow) = w.multipliedReportingOverflow(by: h)
+        if overflow || pixels > maxPixels {
+            throw CodecError(.tooLarge, "it draws a picture of \(w)×\(h), more than the \(maxPixels)-pixel limit (--max-pixels)")
+        }
     }
 
     /// Refuses a `width × height` image without pixels, or above `maxPixels`

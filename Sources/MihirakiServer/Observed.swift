@@ -149,7 +149,7 @@ struct OnlyGetAndHead<Inner: HTTPResponder>: HTTPResponder where Inner.Context =
 
     func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
         guard request.method == .get || request.method == .head else {
-            var response = Routes.error("\(request.method.rawValue) is not allowed: Mihiraki answers GET and HEAD",
+            var response = Routes.error(ResponseTracker.methodNotAllowed(request.method.rawValue),
                                         status: .methodNotAllowed)
             response.headers[.allow] = "GET, HEAD"
             return response

@@ -1,4 +1,5 @@
 import HTTPTypes
+import Mihiraki
 import Hummingbird
 import NIOCore
 import NIOHTTP1
@@ -22,6 +23,12 @@ import NIOHTTPTypesHTTP1
 /// answers a request line or header past its limits with a bare 400; the
 /// answer here says what was wrong, in the JSON every other error uses.
 ///
+/// **A method that is not GET or HEAD is 405 with `Allow`, always.** The
+/// HTTP/1 parser refuses a method it does not know (`FOO`) as malformed, and
+/// the HTTP/1 encoder strips the body from any answer to `CONNECT` and keeps
+/// the connection waiting; both get the JSON 405 every other method gets,
+/// and a `CONNECT` connection is closed after it (the parser has stopped).
+///
 /// **HTTP/1.0 closes unless asked not to.** The HTTP/1 codec drops the
 /// version, so an HTTP/1.0 request without `Connection: keep-alive` held its
 /// connection open until the idle timeout; ``HTTP10Close`` marks it
@@ -38,7 +45,17 @@ final class ResponseTracker: ChannelDuplexHandler, RemovableChannelHandler {
     /// A quiesce that arrived while responses were open.
     private var heldQuiesce: Scheduled<Void>?
 
+    /// The parser's error for the request being answered, if it had one.
+    private var parseError: HTTPParserError?
+
     init(limit: TimeAmount) { self.limit = limit }
+
+    /// The error for a method Mihiraki does not answer, however it arrives.
+    static func methodNotAllowed(_ method: String) -> String {
+        "\(method) is not allowed: Mihiraki answers GET and HEAD"
+    }
+
+    private static func errorJSON(_ message: String) -> String { #"{"error":"# + JSONWriter.quoted(message) + "}" }
 
     func handlerAdded(context: ChannelHandlerContext) {
         let pipeline = context.pipeline.syncOperations
@@ -48,8 +65,33 @@ final class ResponseTracker: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) { open += 1 }
+        if case .head(let head) = unwrapInboundIn(data) {
+            if head.method == .connect {
+                refuseConnect(context: context)
+                return
+            }
+            open += 1
+        }
         context.fireChannelRead(data)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let error = error as? HTTPParserError { parseError = error }
+        context.fireErrorCaught(error)
+    }
+
+    /// The 405 for `CONNECT`, written as bytes beneath the HTTP/1 encoder
+    /// (which would drop its body), then the connection closed.
+    private func refuseConnect(context: ChannelHandlerContext) {
+        guard let encoder = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self) else {
+            context.close(promise: nil)
+            return
+        }
+        let body = Self.errorJSON(Self.methodNotAllowed("CONNECT"))
+        let head = "HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD\r\nContent-Type: application/json; charset=utf-8\r\n"
+            + "X-Content-Type-Options: nosniff\r\nServer: Mihiraki\r\nConnection: close\r\n"
+            + "Content-Length: \(body.utf8.count)\r\n\r\n"
+        encoder.writeAndFlush(NIOAny(ByteBuffer(string: head + body))).whenComplete { _ in context.close(promise: nil) }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -57,7 +99,12 @@ final class ResponseTracker: ChannelDuplexHandler, RemovableChannelHandler {
         if case .head(var head) = part, open == 0, head.status == .badRequest, head.headerFields[.contentLength] == "0",
            head.headerFields[.contentType] == nil {
             // Hummingbird's answer to a request it could not parse.
-            let body = ByteBuffer(string: #"{"error":"the request could not be read: its line or headers are too long or malformed"}"#)
+            var body = ByteBuffer(string: #"{"error":"the request could not be read: its line or headers are too long or malformed"}"#)
+            if case .invalidMethod = parseError {
+                head.status = .methodNotAllowed
+                head.headerFields[.allow] = "GET, HEAD"
+                body = ByteBuffer(string: Self.errorJSON(Self.methodNotAllowed("this method")))
+            }
             head.headerFields[.contentLength] = String(body.readableBytes)
             head.headerFields[.contentType] = "application/json; charset=utf-8"
             head.headerFields[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"

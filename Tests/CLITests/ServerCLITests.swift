@@ -126,4 +126,39 @@ struct ServerCLITests {
             #expect(parts.count == 2 && (Double(parts[0]) ?? 99) < 5 && parts[1].hasPrefix("True"), "\(run.stdout) \(run.stderr)")
         }
     }
+
+    /// `FOO` was a 400 "malformed" from the HTTP/1 parser; `CONNECT` a 405
+    /// whose body the encoder dropped, on a connection left waiting.
+    @Test("FOO and CONNECT over the wire: 405, Allow: GET, HEAD, a JSON error, and the connection closed; the server keeps serving")
+    func unknownMethods() throws {
+        try withServer { _, server in
+            let script = """
+            import socket, sys, time, json
+            for request in [b"FOO /healthz HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n",
+                            b"CONNECT example.com:443 HTTP/1.1\\r\\nHost: example.com:443\\r\\n\\r\\n"]:
+                s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+                s.settimeout(10)
+                start = time.time()
+                s.sendall(request)
+                data = b""
+                while True:
+                    chunk = s.recv(65536)
+                    if not chunk: break
+                    data += chunk
+                head, _, body = data.partition(b"\\r\\n\\r\\n")
+                lines = head.decode().split("\\r\\n")
+                headers = {k.lower(): v.strip() for k, _, v in (l.partition(":") for l in lines[1:])}
+                error = json.loads(body)["error"]
+                print(lines[0], "|", headers.get("allow"), "|", headers.get("content-length") == str(len(body)), "|",
+                      "GET and HEAD" in error, "|", time.time() - start < 5)
+            """
+            let run = try runTool("/usr/bin/env", ["python3", "-c", script, String(server.port)])
+            let lines = run.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.count == 2, "\(run.stdout) \(run.stderr)")
+            for line in lines {
+                #expect(line == "HTTP/1.1 405 Method Not Allowed | GET, HEAD | True | True | True", "\(line)")
+            }
+            #expect(try httpGet(server, "/healthz").status == 200)
+        }
+    }
 }

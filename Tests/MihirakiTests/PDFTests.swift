@@ -220,8 +220,11 @@ struct PDFTests {
     /// A PDF of one page showing one JPEG across it, written here object by
     /// object: `page` and `image` add to those dictionaries, `content` to the
     /// page's content before the picture is drawn, `objects` are objects 6….
+    /// `picture` replaces the picture's size, colour space and filter (then
+    /// `jpeg` is whatever stream that filter reads).
     static func onePicturePDF(jpeg: [UInt8], width: Int, height: Int, page: String = "", image: String = "",
-                              content: String = "", objects: [String] = [], deflated: [UInt8]? = nil) -> [UInt8] {
+                              picture: String? = nil, content: String = "", objects: [String] = [],
+                              deflated: [UInt8]? = nil) -> [UInt8] {
         var out: [UInt8] = Array("%PDF-1.7\n".utf8)
         var offsets: [Int] = []
         func object(_ body: [UInt8]) {
@@ -232,7 +235,7 @@ struct PDFTests {
         object(Array("<< /Type /Catalog /Pages 2 0 R >>".utf8))
         object(Array("<< /Type /Pages /Kids [3 0 R] /Count 1 >>".utf8))
         object(Array("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(width) \(height)] /Resources << /XObject << /Im0 4 0 R >> \(objects.isEmpty ? "" : "/ExtGState << /GS1 6 0 R >>") >> /Contents 5 0 R \(page) >>".utf8))
-        object(Array("<< /Type /XObject /Subtype /Image /Width \(width) /Height \(height) /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length \(jpeg.count) \(image) >>\nstream\n".utf8) + jpeg + Array("\nendstream".utf8))
+        object(Array("<< /Type /XObject /Subtype /Image \(picture ?? "/Width \(width) /Height \(height) /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode") /Length \(jpeg.count) \(image) >>\nstream\n".utf8) + jpeg + Array("\nendstream".utf8))
         if let deflated {
             object(Array("<< /Length \(deflated.count) /Filter /FlateDecode >>\nstream\n".utf8) + deflated + Array("\nendstream".utf8))
         } else {
@@ -248,10 +251,11 @@ struct PDFTests {
 
     /// The single-picture fast path drew what a rasteriser does not: an
     /// inverting /Decode, an Exif rotation (PDF ignores Exif), a see-through
-    /// graphics state, annotations over the page. Each such page is drawn as
-    /// pdftoppm draws it now.
+    /// graphics state, annotations over the page, a JPEG of half the size its
+    /// dictionary declares (drawn as if it filled the page). Each such page is
+    /// drawn as pdftoppm draws it now.
     @Test("A picture page with /Decode [1 0], Exif rotation, a see-through ExtGState or an annotation is drawn as pdftoppm draws it",
-          arguments: ["decode", "exif", "alpha", "annotation"])
+          arguments: ["decode", "exif", "alpha", "annotation", "smaller"])
     func fastPathOnlyWhenExact(kind: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -264,6 +268,9 @@ struct PDFTests {
         switch kind {
         case "decode": image = "/Decode [1 0 1 0 1 0]"
         case "exif": jpeg = try JPEGEncoder.encode(picture, quality: 95, exif: Fixtures.exifOrientation(6))
+        case "smaller":
+            let half = (0..<width * height * 3 / 4).map { i -> UInt8 in (i / 3) % (width / 2) < width / 4 ? 230 : 60 }
+            jpeg = try JPEGEncoder.encode(PixelBuffer(width: width / 2, height: height / 2, channels: 3, pixels: half), quality: 95)
         case "alpha":
             content = "/GS1 gs"
             objects = ["<< /Type /ExtGState /ca 0.5 /CA 0.5 >>"]
@@ -316,5 +323,41 @@ struct PDFTests {
         }
         #expect(ContinuousClock.now - start < .seconds(30))
     }
-}
 
+    /// A page poppler draws (a shape beside its picture) whose picture is a
+    /// JPEG cut short, a JBIG2 stream of garbage, or 100000×100000 pixels drew
+    /// with exit 0: the first two as gray or nothing, the last for half a
+    /// minute. Each fails its book naming the page; the pixel limit in plan
+    /// as in render.
+    @Test("A drawn page whose picture is a truncated JPEG, a bogus JBIG2 or over --max-pixels fails naming the page",
+          arguments: ["truncated", "jbig2", "huge"])
+    func damagedPictureOnDrawnPage(kind: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let jpeg = try Self.grayJPEG
+        let (stream, picture, expected): ([UInt8], String?, String) = switch kind {
+        case "truncated": (Array(jpeg.prefix(jpeg.count / 2)), nil, "its JPEG picture of 40×60 is truncated")
+        case "jbig2": (Array(repeating: Array("\u{0}\u{1}garbage".utf8), count: 20).flatMap { $0 },
+                       "/Width 40 /Height 60 /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /JBIG2Decode",
+                       "poppler: ")
+        default: (Fixtures.zlibZeros(count: 1000),
+                  "/Width 100000 /Height 100000 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode",
+                  "it draws a picture of 100000×100000, more than the 200000000-pixel limit (--max-pixels)")
+        }
+        let path = try folder.write("\(kind).pdf", Self.onePicturePDF(jpeg: stream, width: 40, height: 60, picture: picture,
+                                                                      content: "0 0 1 rg 0 0 10 10 re f"))
+        let start = ContinuousClock.now
+        for stage in kind == "huge" ? ["plan", "render"] : ["render"] {
+            let text = Self.message {
+                let plan = try BookPlan(book: try Book.load(path), options: LayoutOptions())
+                if stage == "render" { _ = try plan.renderSpread(at: 0) }
+            }
+            #expect(text.contains("\(kind).pdf:page 1: \(expected)") && !text.contains("\n"), "\(stage): \(text)")
+        }
+        #expect(ContinuousClock.now - start < .seconds(20))
+        // The same page with its picture whole draws.
+        let whole = try folder.write("whole.pdf", Self.onePicturePDF(jpeg: jpeg, width: 40, height: 60,
+                                                                    content: "0 0 1 rg 0 0 10 10 re f"))
+        _ = try BookPlan(book: try Book.load(whole), options: LayoutOptions()).renderSpread(at: 0)
+    }
+}

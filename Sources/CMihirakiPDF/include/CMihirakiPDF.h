@@ -39,6 +39,8 @@ typedef struct mh_pdf_page {
     int image_width, image_height;
     int jpeg;            // the picture is a JPEG stream (DCTDecode): its bytes are a JPEG file
     int channels;        // otherwise: 1 (gray), 2 (gray, alpha), 3 (RGB) or 4 (RGBA) samples per pixel as handed over
+    // The largest picture the page draws anywhere (through its forms, soft masks too), by its declared size.
+    int largest_width, largest_height;
 } mh_pdf_page;
 
 // Opens the PDF at `path` (read as needed, not whole). On failure returns NULL
@@ -66,7 +68,10 @@ int mh_pdf_page_image(mh_pdf *pdf, int index, uint64_t max_pixels, size_t limit,
                       char *message, size_t message_size);
 
 // Page `index` as a PDF file of its own (its resources copied, its inherited
-// attributes on it, no encryption), for a rasteriser to draw.
+// attributes on it, no encryption), for a rasteriser to draw. Refused
+// (MH_PDF_DAMAGED) when a JPEG picture it draws is truncated, which a
+// rasteriser draws wrong without a word. (The pixel limit is checked against
+// `largest_width × largest_height` by the caller, before this is asked for.)
 int mh_pdf_page_document(mh_pdf *pdf, int index, mh_pdf_bytes *out, char *message, size_t message_size);
 
 

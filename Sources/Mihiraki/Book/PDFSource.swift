@@ -67,7 +67,8 @@ final class PDFSource: BookSource, @unchecked Sendable {
     func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] {
         let page = try info(relativePath)
         guard page.single_image != 0 else {
-            return PDFPageDecoder.page(width: page.width, height: page.height, document: UnsafeBufferPointer(start: nil, count: 0))
+            return PDFPageDecoder.page(width: page.width, height: page.height, largestPart: Self.largestPart(page),
+                                       document: UnsafeBufferPointer(start: nil, count: 0))
         }
         if page.jpeg != 0 { return try picture(relativePath, limit: count) }
         return PDFSamplesDecoder.header(width: Int(page.image_width), height: Int(page.image_height),
@@ -82,7 +83,11 @@ final class PDFSource: BookSource, @unchecked Sendable {
         let index = Int32(try number(relativePath) - 1)
         return try handedOver(relativePath) { bytes, message, size in
             mh_pdf_page_document(document, index, bytes, message, size)
-        } as: { PDFPageDecoder.page(width: page.width, height: page.height, document: $0) }
+        } as: { PDFPageDecoder.page(width: page.width, height: page.height, largestPart: Self.largestPart(page), document: $0) }
+    }
+
+    private static func largestPart(_ page: mh_pdf_page) -> (width: Int, height: Int) {
+        (Int(page.largest_width), Int(page.largest_height))
     }
 
     /// The picture of a page of one picture: at most `limit` bytes of a JPEG

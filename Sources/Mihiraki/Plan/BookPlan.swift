@@ -77,8 +77,7 @@ public struct BookPlan: Sendable {
         for page in kept {
             let header = try book.header(page)
             try MihirakiError.wrapping(path: book.displayPath(page)) {
-                try PageDecoder.checkPixelLimit(width: header.storedWidth, height: header.storedHeight,
-                                                maxPixels: options.maxPixels)
+                try PageDecoder.checkPixelLimit(header, maxPixels: options.maxPixels)
             }
             headers.append(header)
         }
@@ -133,8 +132,7 @@ public struct BookPlan: Sendable {
         try options.validate()
         for (page, header) in zip(pages, headers) {
             try MihirakiError.wrapping(path: book.displayPath(page)) {
-                try PageDecoder.checkPixelLimit(width: header.storedWidth, height: header.storedHeight,
-                                                maxPixels: options.maxPixels)
+                try PageDecoder.checkPixelLimit(header, maxPixels: options.maxPixels)
             }
         }
         let edges = options.pairing == .auto ? try self.edges ?? Self.readEdges(book, pages, maxPixels: options.maxPixels, jobs: 1).edges : nil
