@@ -12,9 +12,18 @@
 #include <time.h>
 #include <unistd.h>
 
-// Lines that start with one of these are a library talking to itself.
-static const char *const chatter[] = {"./lib/jxl/"};
-enum { CHATTER_COUNT = sizeof chatter / sizeof chatter[0], LONGEST = 16 };
+// Lines that start with one of these are a library talking to itself:
+// libjxl's failure trace (each line followed by an empty one), and dav1d's
+// log (libavif's AV1 decoder), which prints to stderr by default and which
+// libavif gives no way to turn off. dav1d's are every message it can log.
+static const char *const chatter[] = {
+    "./lib/jxl/",
+    "Input validation check '", "Compiled without support for ", "Error parsing sequence header",
+    "Overrun in OBU bit buffer", "Frame size ", "Malformed ITU-T T.35 metadata", "Unknown OBU type ",
+    "Error parsing frame header", "Unknown Metadata OBU type", "Error parsing OBU data",
+    "Picture already allocated!", "Failed to wrap picture: ",
+};
+enum { CHATTER_COUNT = sizeof chatter / sizeof chatter[0], LONGEST = 32 };
 
 static int real_stderr = -1;
 static int pipe_read = -1;
@@ -48,6 +57,7 @@ static int classify(const char *line, size_t len) {
 static void *forward(void *unused) {
     (void)unused;
     enum { DECIDING, PASSING, DROPPING } state = DECIDING;
+    int after_chatter = 0;  // the empty lines right after a dropped line are dropped too
     char head[LONGEST];
     size_t head_len = 0;
     char chunk[8192], out[8192 + LONGEST];
@@ -57,10 +67,13 @@ static void *forward(void *unused) {
         for (ssize_t i = 0; i < n; i++) {
             char c = chunk[i];
             if (state == DECIDING) {
+                if (head_len == 0 && c == '\n' && after_chatter) continue;
+                after_chatter = 0;
                 head[head_len++] = c;
                 int verdict = classify(head, head_len);
                 if (verdict == 1) {
                     state = DROPPING;
+                    after_chatter = 1;
                 } else if (verdict == 0 || c == '\n' || head_len == LONGEST) {
                     memcpy(out + out_len, head, head_len);
                     out_len += head_len;
