@@ -37,24 +37,7 @@ func runAsync<Command: AsyncParsableCommand>(_ command: inout Command) async thr
 func unknownCommand(_ arguments: [String]) -> String? {
     let commands = MihirakiCommand.configuration.subcommands.map { $0.configuration.commandName ?? "" } + ["help"]
     guard let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) else { return nil }
-    /// Edits from `a` to `b` (Levenshtein), one row at a time.
-    func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-        var row = Array(0...b.count)
-        for i in 1...a.count {
-            var diagonal = row[0]
-            row[0] = i
-            for j in 1...b.count {
-                let above = row[j]
-                row[j] = min(above + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1))
-                diagonal = above
-            }
-        }
-        return row[b.count]
-    }
-    let nearest = commands.min { distance(first, $0) < distance(first, $1) }!
-    let hint = distance(first, nearest) <= 2 ? " (did you mean \(nearest)?)" : ""
+    let hint = NearestWord.nearest(to: first, among: commands).map { " (did you mean \($0)?)" } ?? ""
     return "unknown command '\(first)'\(hint); the commands are \(commands.dropLast().joined(separator: ", "))"
 }
 

@@ -1,0 +1,71 @@
+import CMihirakiCodecs
+import MihirakiRaster
+
+/// A file format spreads are written in, declared once, in its encoder's
+/// file (`WebPSpreadEncoder.swift` declares ``webp``): its names, MIME type,
+/// what it can hold, and the encoder. The CLI's and the server's values, the
+/// server's content types and the option checks (`--lossless`, the largest
+/// canvas, alpha) are derived from the declarations in ``allCases``.
+public struct SpreadFormat: Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// The name the command line and the query take: `png`, `jpeg`, `webp`, `avif`.
+    public let rawValue: String
+    /// The extension of the files: `png`, `jpg`, `webp`, `avif`.
+    public let fileExtension: String
+    /// Other names accepted for the format (`jpg` for JPEG).
+    package let aliases: [String]
+    /// The MIME type the server answers with.
+    package let mimeType: String
+    /// Whether the format can hold a see-through pixel.
+    package let hasAlpha: Bool
+    /// Whether `--lossless` applies (PNG is always lossless, JPEG never).
+    package let hasLosslessOption: Bool
+    /// Whether a gray spread is written as gray (one channel), not as RGB.
+    package let writesGray: Bool
+    /// The longest side the format can hold.
+    package let maximumSide: Int
+    /// Why this build cannot write the format, or nil when it can.
+    package var unavailableReason: String? { unavailable() }
+
+    let encoder: any SpreadFormatEncoder.Type
+    private let unavailable: @Sendable () -> String?
+
+    init(rawValue: String, fileExtension: String, aliases: [String] = [], mimeType: String, hasAlpha: Bool,
+         hasLosslessOption: Bool, writesGray: Bool, maximumSide: Int, encoder: any SpreadFormatEncoder.Type,
+         unavailable: @escaping @Sendable () -> String? = { nil }) {
+        self.rawValue = rawValue
+        self.fileExtension = fileExtension
+        self.aliases = aliases
+        self.mimeType = mimeType
+        self.hasAlpha = hasAlpha
+        self.hasLosslessOption = hasLosslessOption
+        self.writesGray = writesGray
+        self.maximumSide = maximumSide
+        self.encoder = encoder
+        self.unavailable = unavailable
+    }
+
+    /// Every format spreads can be written in, the default first. One line per format.
+    public static let allCases: [SpreadFormat] = [.png, .jpeg, .webp, .avif]
+
+    /// The format a name stands for: its name, extension or an alias, in any case.
+    public init?(rawValue: String) {
+        let lowered = rawValue.lowercased()
+        guard let format = Self.allCases.first(where: {
+            $0.rawValue == lowered || $0.fileExtension == lowered || $0.aliases.contains(lowered)
+        }) else { return nil }
+        self = format
+    }
+
+    /// The format of a file name's extension (`jpg` and `jpeg` are both JPEG).
+    package init?(fileExtension: String) {
+        let lowered = fileExtension.lowercased()
+        guard let format = Self.allCases.first(where: { $0.fileExtension == lowered || $0.rawValue == lowered }) else {
+            return nil
+        }
+        self = format
+    }
+
+    public var description: String { rawValue }
+    public static func == (a: SpreadFormat, b: SpreadFormat) -> Bool { a.rawValue == b.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+}
