@@ -52,13 +52,13 @@ let package = Package(
         .target(name: "MihirakiRaster", dependencies: ["CMihirakiKernels"]),
         // Swift faces of the decoders and the PNG encoder.
         .target(name: "MihirakiCodecs", dependencies: [
-            "CMihirakiCodecs", "CMihirakiKernels", "MihirakiRaster",
+            "CMihirakiCodecs", "CMihirakiPDF", "MihirakiRaster",
             .target(name: "CMihirakiPoppler", condition: .when(traits: ["Poppler"])),
         ]),
         // The library's front door: books, plans, rendering, comparison. Only its
         // own public API and the types Exports.swift names reach a client; the
         // inner modules share the rest with `package` access.
-        .target(name: "Mihiraki", dependencies: ["MihirakiCore", "MihirakiRaster", "MihirakiCodecs", "CMihirakiPDF", "ZIPFoundation"]),
+        .target(name: "Mihiraki", dependencies: ["MihirakiCore", "MihirakiRaster", "MihirakiCodecs", "ZIPFoundation"]),
         // Book ids, query parameters and signed URLs (HMAC-SHA256) of
         // `mihiraki serve`, parsed and checked: pure code, no HTTP stack,
         // fuzzed on its own.
@@ -68,7 +68,8 @@ let package = Package(
         // this module; the library and its clients never build them.
         .target(
             name: "MihirakiServer",
-            dependencies: ["Mihiraki", "MihirakiRequests", .product(name: "Hummingbird", package: "hummingbird"),
+            dependencies: ["Mihiraki", "MihirakiCore", "MihirakiCodecs", "MihirakiRequests",
+                           .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -79,26 +80,32 @@ let package = Package(
         ),
         // Process-wide settings (the allocator) the program makes for itself.
         .target(name: "CMihirakiProcess"),
+        // Its Swift face: the one module that imports CMihirakiProcess.
+        .target(name: "MihirakiProcess", dependencies: ["CMihirakiProcess"]),
         // The command-line tool, a thin layer over the library and the server.
         .executableTarget(
             name: "mihiraki",
-            dependencies: ["Mihiraki", "MihirakiServer", "MihirakiRequests", "CMihirakiProcess",
+            dependencies: ["Mihiraki", "MihirakiServer", "MihirakiRequests", "MihirakiProcess",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // A JPEG writer for test fixtures: progressive, CMYK, YCCK, EXIF — what spreads never are.
         .target(name: "CMihirakiFixtureCodecs", path: "Tests/CMihirakiFixtureCodecs",
                 linkerSettings: [.linkedLibrary("jpeg")]),
         // Fixture paths and image builders shared by the test targets.
-        .target(name: "MihirakiTestSupport", dependencies: ["MihirakiCodecs", "CMihirakiFixtureCodecs", "CMihirakiProcess", "ZIPFoundation"],
+        .target(name: "MihirakiTestSupport",
+                dependencies: ["MihirakiCodecs", "MihirakiRaster", "CMihirakiFixtureCodecs", "MihirakiProcess", "ZIPFoundation"],
                 path: "Tests/MihirakiTestSupport"),
         .testTarget(name: "MihirakiCoreTests", dependencies: ["MihirakiCore", "MihirakiTestSupport"]),
-        .testTarget(name: "MihirakiRasterTests", dependencies: ["MihirakiRaster", "MihirakiTestSupport"]),
+        .testTarget(name: "MihirakiRasterTests", dependencies: ["MihirakiRaster", "CMihirakiKernels", "MihirakiTestSupport"]),
         .testTarget(name: "MihirakiCodecsTests", dependencies: ["MihirakiCodecs", "CMihirakiCodecs", "MihirakiRaster", "MihirakiTestSupport"]),
         .testTarget(name: "MihirakiTests", dependencies: ["Mihiraki", "MihirakiCore", "MihirakiRaster", "MihirakiCodecs", "MihirakiTestSupport"]),
         .testTarget(name: "MihirakiServerTests",
                     dependencies: ["MihirakiServer", "MihirakiRequests", "Mihiraki", "MihirakiTestSupport",
                                    .product(name: "Hummingbird", package: "hummingbird"),
+                                   .product(name: "HTTPTypes", package: "swift-http-types"),
+                                   .product(name: "Logging", package: "swift-log"),
+                                   .product(name: "NIOCore", package: "swift-nio"),
                                    .product(name: "NIOEmbedded", package: "swift-nio")]),
-        .testTarget(name: "CLITests", dependencies: ["mihiraki", "MihirakiTestSupport", "MihirakiCodecs", "MihirakiRaster"]),
+        .testTarget(name: "CLITests", dependencies: ["mihiraki", "Mihiraki", "MihirakiTestSupport", "MihirakiCodecs", "MihirakiRaster"]),
     ]
 )

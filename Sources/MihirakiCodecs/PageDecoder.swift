@@ -1,5 +1,4 @@
 import CMihirakiCodecs
-import CMihirakiKernels
 import MihirakiRaster
 
 /// What a page's header says, read without decoding any pixels.
@@ -257,9 +256,8 @@ public enum PageDecoder {
             }
             page.settle = {
                 var image = try decodeAll()
-                let gray = channels >= 3 && image.withUnsafeMutableBufferPointer {
-                    mh_compact_if_gray($0.baseAddress!, header.storedWidth * header.storedHeight, Int32(channels)) != 0
-                }
+                let gray = channels >= 3
+                    && PixelBuffer.compactIfGray(&image, count: header.storedWidth * header.storedHeight, channels: channels)
                 let delivered = gray ? 1 : channels
                 return OpenedPage(header: header, channels: delivered, streams: true, profile: gray ? nil : profile,
                                   readRow: rows(of: image, channels: delivered, width: header.storedWidth))

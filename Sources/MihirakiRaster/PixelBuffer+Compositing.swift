@@ -165,3 +165,12 @@ extension PixelBuffer {
         return PixelBuffer(width: width, height: height, channels: 4, pixels: out)
     }
 }
+
+extension PixelBuffer {
+    /// Turns `count` pixels of `channels` samples (3 or 4) in `pixels` into
+    /// gray in place, one sample a pixel, when every pixel is gray and opaque;
+    /// otherwise leaves them as they are. Returns whether it did.
+    package static func compactIfGray(_ pixels: inout [UInt8], count: Int, channels: Int) -> Bool {
+        pixels.withUnsafeMutableBufferPointer { mh_compact_if_gray($0.baseAddress!, count, Int32(channels)) != 0 }
+    }
+}

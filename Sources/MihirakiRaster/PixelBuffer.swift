@@ -1,5 +1,3 @@
-import CMihirakiKernels
-
 /// An 8-bit image with interleaved samples and tightly packed rows.
 ///
 /// `channels` is 1 (gray), 2 (gray + alpha), 3 (RGB) or 4 (RGBA). Inside a

@@ -26,10 +26,10 @@ public enum SpreadQuery {
             }
         }
         do {
-            try options.set(parameters, prefix: "")
+            try options.set(parameters)
             try options.validate()
         } catch let error as MihirakiError {
-            throw ServerError(.badRequest, error.message)
+            throw ServerError(.badRequest, error.spelled(.query).message)
         }
         return options
     }

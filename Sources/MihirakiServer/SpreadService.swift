@@ -164,7 +164,7 @@ final class SpreadService: Sendable {
     /// that cannot be read 422 naming the file relative to ROOT, running out
     /// of memory 503, a render stopped at its deadline 504.
     static func serverError(_ error: MihirakiError, relative: (String) -> String) -> ServerError {
-        let text = relative(error.description)
+        let text = relative(error.spelled(.query).description)
         switch error.code {
         case .usage: return ServerError(.badRequest, text)
         case .outOfMemory: return ServerError(.serviceUnavailable, text, retryAfter: 5)

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CMihirakiProcess
 import Foundation
 import Mihiraki
 import Synchronization

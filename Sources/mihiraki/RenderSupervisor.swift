@@ -1,4 +1,4 @@
-import CMihirakiProcess
+import MihirakiProcess
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -53,7 +53,7 @@ enum RenderSupervisor {
         /// supervisor's pipe): the progress line is drawn only there.
         static var stderrIsTerminal: Bool {
             if let told = ProcessInfo.processInfo.environment[terminalVariable] { return told == "1" }
-            return mh_stderr_is_terminal() == 1
+            return ProcessSetup.standardErrorIsTerminal
         }
 
         func send(_ line: String) {

@@ -1,4 +1,4 @@
-import CMihirakiProcess
+import MihirakiProcess
 import Foundation
 import MihirakiServer
 #if canImport(Glibc)
@@ -23,7 +23,7 @@ enum WorkerConfinement {
     /// One line saying what this kernel cannot confine, or nil when it
     /// confines everything.
     static func missingProtections() -> String? {
-        let abi = mh_landlock_abi()
+        let abi = ProcessSetup.landlockABI
         if abi == 0 {
             return "this kernel has no Landlock: rendering workers are not confined to reading ROOT (they still have no network sockets and a memory limit)"
         }
@@ -38,15 +38,10 @@ enum WorkerConfinement {
     /// and exits. Returns when this process is not a worker.
     static func runIfWorker() {
         guard let settings = WorkerPool.settingsOfThisWorker else { return }
-        let readable = [settings.resolvedRoot] + systemFolders
-        var why = [CChar](repeating: 0, count: 256)
-        let pointers = readable.map { strdup($0) }
-        defer { pointers.forEach { free($0) } }
-        let applied = pointers.map { UnsafePointer($0) }.withUnsafeBufferPointer { list in
-            mh_confine(list.baseAddress, Int32(list.count), Int64(settings.memoryBytes), &why, why.count)
-        }
-        if applied < 0 {
-            FileHandle.standardError.write(Data("mihiraki: a rendering worker could not confine itself: \(String(cString: why))\n".utf8))
+        do {
+            try ProcessSetup.confine(readable: [settings.resolvedRoot] + systemFolders, memoryBytes: settings.memoryBytes)
+        } catch {
+            FileHandle.standardError.write(Data("mihiraki: a rendering worker could not confine itself: \(error.reason)\n".utf8))
             exit(70)
         }
         SpreadWorker.serve(settings)

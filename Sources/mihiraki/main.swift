@@ -1,5 +1,5 @@
 import ArgumentParser
-import CMihirakiProcess
+import MihirakiProcess
 import Foundation
 import Mihiraki
 #if canImport(Glibc)
@@ -21,11 +21,11 @@ signal(SIGXFSZ, SIG_IGN)
 // page-sized buffers for reuse (they come and go for every spread), and drop
 // the lines libjxl prints on stderr before it returns an error Mihiraki
 // reports in one line of its own.
-mh_keep_large_buffers()
+ProcessSetup.keepLargeBuffers()
 // `mihiraki serve` starts this program again as its rendering workers (their
 // standard error goes nowhere, so they need no filter on it).
 WorkerConfinement.runIfWorker()
-mh_quiet_library_chatter()
+ProcessSetup.quietLibraryChatter()
 
 /// Runs an async command (`serve`) through its async `run`.
 func runAsync<Command: AsyncParsableCommand>(_ command: inout Command) async throws { try await command.run() }

@@ -188,6 +188,19 @@ struct RouteTests {
         }
     }
 
+    /// The server answered `--size must be between 1x1 and 65535x65535` to a
+    /// query: a flag the client never wrote. Options are named as parameters.
+    @Test("A query's options are named as parameters in every error, never as command-line flags",
+          arguments: ["size=70000x1", "page-aspect=1e-300x1", "quality=101&format=webp", "lossless=1&format=jpeg", "gap=-1"])
+    func errorsNameParameters(query: String) async throws {
+        try await Self.withApp { _, client in
+            let answer = try await Self.get(client, "/api/books/manga.cbz/manifest?" + query)
+            let error = Self.error(answer) ?? ""
+            let name = String(query.prefix { $0 != "=" })
+            #expect(answer.status == .badRequest && error.contains(name) && !error.contains("--"), "\(query): \(error)")
+        }
+    }
+
     /// A linked page out of ROOT was dropped without a word, and every page
     /// after it paired with a different partner: the book fails, naming it.
     @Test("Links out of ROOT: a linked folder is not a book; a linked page is not read and fails its book by name")

@@ -1,4 +1,4 @@
-import CMihirakiProcess
+import MihirakiProcess
 import Foundation
 import MihirakiCodecs
 import MihirakiRaster
@@ -13,7 +13,7 @@ public enum Fixtures {
     /// the test process routes its stderr through the filter `mihiraki`
     /// uses: the test log holds Mihiraki's lines, not libjxl's own.
     public static let testImages: URL = {
-        mh_quiet_library_chatter()
+        ProcessSetup.quietLibraryChatter()
         return packageRoot.appendingPathComponent("TestImages")
     }()
     public static let pngSuite = testImages.appendingPathComponent("pngsuite")

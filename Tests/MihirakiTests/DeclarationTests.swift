@@ -178,8 +178,11 @@ struct OptionTableTests {
         #expect { try options.set([("direction", "sideways")]) } throws: {
             ($0 as? MihirakiError)?.message == "bad value for --direction: sideways (ltr, rtl or auto)"
         }
-        #expect { try options.set([("solo", "0")], prefix: "") } throws: {
-            ($0 as? MihirakiError)?.message == "bad value for solo: 0 (page numbers from 1 to 1000000)"
+        #expect { try options.set([("solo", "0")]) } throws: {
+            ($0 as? MihirakiError)?.spelled(.query).message == "bad value for solo: 0 (page numbers from 1 to 1000000)"
+        }
+        #expect { try options.set([("page-aspect", "0")]) } throws: {
+            ($0 as? MihirakiError)?.spelled(.keyword).message.hasPrefix("bad value for page_aspect: 0") == true
         }
         #expect { try options.set([("nosuch", "1")]) } throws: { ($0 as? MihirakiError)?.message == "unknown option --nosuch" }
         try options.set([("direction", "RTL"), ("format", "JPG"), ("layout", "Single"), ("solo", "3,5"), ("solo", "7")])

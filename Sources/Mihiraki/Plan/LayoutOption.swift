@@ -54,8 +54,8 @@ package struct LayoutOption: Sendable {
     }
 
     /// The message for a bad value, with the option named as `prefix + name`.
-    package func message(_ bad: BadValue, prefix: String) -> String {
-        "bad value for \(prefix)\(name): \(bad.value.prefix(80)) (\(bad.expected))"
+    package func message(_ bad: BadValue) -> String {
+        "bad value for --\(name): \(bad.value.prefix(80)) (\(bad.expected))"
     }
 }
 
@@ -137,18 +137,18 @@ extension LayoutOptions {
     /// (a list option adds every comma-separated page; a flag takes `""`,
     /// `1`, `true`, `yes`, `0`, `false` or `no`). Checking the result as a
     /// whole is ``validate()``'s job.
-    /// - Parameter prefix: how errors name an option (`--` on the command line).
-    /// - Throws: ``MihirakiError`` with code `.usage` for an unknown name or a bad value.
-    package mutating func set(_ pairs: [(name: String, value: String)], prefix: String = "--") throws {
+    /// - Throws: ``MihirakiError`` with code `.usage` for an unknown name or a
+    ///   bad value, naming the option as a flag (``OptionSpelling`` respells it).
+    package mutating func set(_ pairs: [(name: String, value: String)]) throws {
         for (name, value) in pairs {
             guard let option = Self.option(named: name) else {
-                throw MihirakiError(.usage, "unknown option \(prefix)\(name.prefix(80))")
+                throw MihirakiError(.usage, "unknown option --\(name.prefix(80))")
             }
             do throws(LayoutOption.BadValue) {
                 guard value.utf8.count <= 200 else { throw LayoutOption.BadValue(value: value, expected: "too long") }
                 try option.apply(&self, value)
             } catch {
-                throw MihirakiError(.usage, option.message(error, prefix: prefix))
+                throw MihirakiError(.usage, option.message(error))
             }
         }
     }

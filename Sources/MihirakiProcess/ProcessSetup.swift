@@ -1,0 +1,47 @@
+import CMihirakiProcess
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Process-wide settings the `mihiraki` program (and a test runner) makes
+/// for itself, which a library must never impose on a program embedding it;
+/// and the confinement of `serve`'s rendering workers. The only Swift code
+/// that speaks to `CMihirakiProcess`.
+package enum ProcessSetup {
+    /// Keeps freed page-sized buffers for reuse instead of returning them to
+    /// the system after every spread (glibc; nothing elsewhere).
+    package static func keepLargeBuffers() { mh_keep_large_buffers() }
+
+    /// Drops the lines decoding libraries print on stderr by themselves
+    /// (libjxl's failure trace, dav1d's log) before Mihiraki reports the
+    /// failure in one line of its own. Safe to call more than once.
+    package static func quietLibraryChatter() { mh_quiet_library_chatter() }
+
+    /// Whether standard error, as the user sees it (not the filter's pipe), is a terminal.
+    package static var standardErrorIsTerminal: Bool { mh_stderr_is_terminal() != 0 }
+
+    /// The Landlock ABI version this kernel offers, or 0 without Landlock.
+    package static var landlockABI: Int { Int(mh_landlock_abi()) }
+
+    /// Confines this process for good: descriptors from 3 up closed, at most
+    /// `memoryBytes` of address space (0: no limit), no core files, no new
+    /// privileges, reading below `readable` only and writing nothing (with
+    /// Landlock), no socket but a local one.
+    /// - Throws: the reason, when confining failed.
+    package static func confine(readable: [String], memoryBytes: Int) throws(ConfinementFailure) {
+        var why = [CChar](repeating: 0, count: 256)
+        let pointers = readable.map { strdup($0) }
+        defer { pointers.forEach { free($0) } }
+        let applied = pointers.map { UnsafePointer($0) }.withUnsafeBufferPointer { list in
+            mh_confine(list.baseAddress, Int32(list.count), Int64(memoryBytes), &why, why.count)
+        }
+        if applied < 0 {
+            throw ConfinementFailure(reason: String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+    }
+
+    /// Why a process could not confine itself.
+    package struct ConfinementFailure: Error {
+        package var reason: String
+    }
+}
