@@ -14,7 +14,7 @@ enum AVIFSpreadEncoder: SpreadFormatEncoder {
 extension SpreadFormat {
     /// Lossy or lossless AVIF.
     public static let avif = SpreadFormat(
-        rawValue: "avif", fileExtension: "avif", aliases: [], mimeType: "image/avif", hasAlpha: true,
-        hasLosslessOption: true, writesGray: true, maximumSide: 65536, encoder: AVIFSpreadEncoder.self,
+        rawValue: "avif", name: "AVIF", fileExtension: "avif", aliases: [], mimeType: "image/avif", hasAlpha: true,
+        takesQuality: true, hasLosslessOption: true, writesGray: true, maximumSide: 65536, encoder: AVIFSpreadEncoder.self,
         unavailable: { mh_avif_unavailable().map { String(cString: $0) } })
 }

@@ -81,6 +81,9 @@ package struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
     /// "PNG, JPEG, WebP, GIF, AVIF and JPEG XL": the readable formats, as errors name them.
     package static var readableNames: String { listed(readable.map(\.name)) }
 
+    /// "PNG, JPEG, WebP, GIF, AVIF or JPEG XL", for a help text that asks for one.
+    package static func readableNames(or: Bool) -> String { listed(readable.map(\.name), or ? "or" : "and") }
+
     /// Extensions of every known page format (read or only named, so a BMP
     /// page fails its book with a message instead of vanishing).
     package static var knownExtensions: Set<String> { Set(all.flatMap(\.extensions)) }

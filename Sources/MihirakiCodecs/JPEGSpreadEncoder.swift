@@ -15,6 +15,6 @@ enum JPEGSpreadEncoder: SpreadFormatEncoder {
 extension SpreadFormat {
     /// Baseline JPEG, 4:2:0 (gray spreads: one component); no alpha.
     public static let jpeg = SpreadFormat(
-        rawValue: "jpeg", fileExtension: "jpg", aliases: ["jpe", "jfif"], mimeType: "image/jpeg", hasAlpha: false,
-        hasLosslessOption: false, writesGray: true, maximumSide: 65500, encoder: JPEGSpreadEncoder.self)
+        rawValue: "jpeg", name: "JPEG", fileExtension: "jpg", aliases: ["jpe", "jfif"], mimeType: "image/jpeg", hasAlpha: false,
+        takesQuality: true, hasLosslessOption: false, writesGray: true, maximumSide: 65500, encoder: JPEGSpreadEncoder.self)
 }

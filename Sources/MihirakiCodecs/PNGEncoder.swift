@@ -55,6 +55,6 @@ extension PNGEncoder: SpreadFormatEncoder {
 extension SpreadFormat {
     /// Lossless and exact; the default.
     public static let png = SpreadFormat(
-        rawValue: "png", fileExtension: "png", aliases: [], mimeType: "image/png", hasAlpha: true,
-        hasLosslessOption: false, writesGray: true, maximumSide: 65535, encoder: PNGEncoder.self)
+        rawValue: "png", name: "PNG", fileExtension: "png", aliases: [], mimeType: "image/png", hasAlpha: true,
+        takesQuality: false, hasLosslessOption: false, writesGray: true, maximumSide: 65535, encoder: PNGEncoder.self)
 }

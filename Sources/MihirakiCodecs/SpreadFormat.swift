@@ -9,6 +9,10 @@ import MihirakiRaster
 public struct SpreadFormat: Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// The name the command line and the query take: `png`, `jpeg`, `webp`, `avif`.
     public let rawValue: String
+    /// The format's name as help texts and errors write it: `PNG`, `WebP`.
+    package let name: String
+    /// Whether `--quality` applies (every lossy format).
+    package let takesQuality: Bool
     /// The extension of the files: `png`, `jpg`, `webp`, `avif`.
     public let fileExtension: String
     /// Other names accepted for the format (`jpg` for JPEG).
@@ -29,10 +33,12 @@ public struct SpreadFormat: Hashable, Sendable, CaseIterable, CustomStringConver
     let encoder: any SpreadFormatEncoder.Type
     private let unavailable: @Sendable () -> String?
 
-    init(rawValue: String, fileExtension: String, aliases: [String] = [], mimeType: String, hasAlpha: Bool,
-         hasLosslessOption: Bool, writesGray: Bool, maximumSide: Int, encoder: any SpreadFormatEncoder.Type,
-         unavailable: @escaping @Sendable () -> String? = { nil }) {
+    init(rawValue: String, name: String, fileExtension: String, aliases: [String] = [], mimeType: String, hasAlpha: Bool,
+         takesQuality: Bool, hasLosslessOption: Bool, writesGray: Bool, maximumSide: Int,
+         encoder: any SpreadFormatEncoder.Type, unavailable: @escaping @Sendable () -> String? = { nil }) {
         self.rawValue = rawValue
+        self.name = name
+        self.takesQuality = takesQuality
         self.fileExtension = fileExtension
         self.aliases = aliases
         self.mimeType = mimeType
@@ -46,6 +52,12 @@ public struct SpreadFormat: Hashable, Sendable, CaseIterable, CustomStringConver
 
     /// Every format spreads can be written in, the default first. One line per format.
     public static let allCases: [SpreadFormat] = [.png, .jpeg, .webp, .avif]
+
+    /// "PNG, JPEG, WebP or AVIF" (with `conjunction`): the formats whose
+    /// declaration `where` holds, as help texts list them.
+    package static func names(where include: (SpreadFormat) -> Bool = { _ in true }, _ conjunction: String = "or") -> String {
+        listed(allCases.filter(include).map(\.name), conjunction)
+    }
 
     /// The format a name stands for: its name, extension or an alias, in any case.
     public init?(rawValue: String) {

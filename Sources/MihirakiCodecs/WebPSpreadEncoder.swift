@@ -16,6 +16,6 @@ enum WebPSpreadEncoder: SpreadFormatEncoder {
 extension SpreadFormat {
     /// Lossy or lossless WebP.
     public static let webp = SpreadFormat(
-        rawValue: "webp", fileExtension: "webp", aliases: [], mimeType: "image/webp", hasAlpha: true,
-        hasLosslessOption: true, writesGray: false, maximumSide: 16383, encoder: WebPSpreadEncoder.self)
+        rawValue: "webp", name: "WebP", fileExtension: "webp", aliases: [], mimeType: "image/webp", hasAlpha: true,
+        takesQuality: true, hasLosslessOption: true, writesGray: false, maximumSide: 16383, encoder: WebPSpreadEncoder.self)
 }

@@ -13,7 +13,7 @@ struct CompareCommand: ParsableCommand {
         side, 2 on error.
         """)
 
-    @Argument(help: "The expected image (PNG, JPEG, WebP, GIF, AVIF or JPEG XL) or folder.")
+    @Argument(help: ArgumentHelp("The expected image (\(HelpNames.pageFormats)) or folder."))
     var expected: String
 
     @Argument(help: "The actual image or folder.")

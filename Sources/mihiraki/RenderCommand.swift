@@ -9,15 +9,15 @@ import Glibc
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Write the spreads of one or more books as PNG, JPEG, WebP or AVIF files.",
+        abstract: "Write the spreads of one or more books as \(HelpNames.spreadFormats) files.",
         discussion: """
-        Each BOOK (a folder of page images or a book file (\(BookKind.extensionList))) goes to \
-        OUTDIR/<book name>/spread-001.png (or .jpg, .webp, .avif with --format), … and \
+        Each BOOK (a folder of page images or a book file (\(HelpNames.bookExtensions))) goes to \
+        OUTDIR/<book name>/spread-001.png (or \(HelpNames.otherSpreadExtensions) with --format), … and \
         OUTDIR/<book name>/manifest.json. \
         A book that fails is reported and the others are still written; the exit status is then 1.
         """)
 
-    @Argument(help: "Books: folders of page images or book files (\(BookKind.extensionList)).")
+    @Argument(help: "Books: folders of page images or book files (\(HelpNames.bookExtensions)).")
     var books: [String]
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Folder that receives one sub-folder per book.", valueName: "OUTDIR"))

@@ -11,7 +11,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
         Prints one line with the address once it listens; stops on SIGTERM or SIGINT after \
         answering the requests in flight. Routes: /, /healthz, /metrics (Prometheus), /api/books (?offset=&limit=), \
-        /api/books/ID/manifest, /api/books/ID/spreads/N.png (or .jpg, .webp, .avif) with the layout options \
+        /api/books/ID/manifest, /api/books/ID/spreads/N.png (or \(HelpNames.otherSpreadExtensions)) with the layout options \
         as query parameters. Each request is one JSON line on stderr unless --quiet.
         """)
 

@@ -2,6 +2,7 @@ import Foundation
 import MihirakiTestSupport
 import Testing
 import Mihiraki
+import MihirakiCodecs
 
 /// The command line's layout flags come from the library's option table:
 /// every entry is a flag of `render` and `plan`, and bad values are named
@@ -14,6 +15,18 @@ struct LayoutFlagsTests {
         let arguments = (json["command"] as? [String: Any])?["arguments"] as? [[String: Any]] ?? []
         return Set(arguments.flatMap { ($0["names"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "long" } }
             .compactMap { $0["name"] as? String })
+    }
+
+    /// Help texts listed formats by hand, so the next format needed a hunt.
+    @Test("Help names every registered output format, page format and kind of book file")
+    func helpFromRegistries() throws {
+        let render = try mihiraki(["help", "render"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for format in SpreadFormat.allCases {
+            #expect(render.contains(format.name) && render.contains("." + format.fileExtension), "\(format)")
+        }
+        for kind in BookKind.all { #expect(render.contains("." + kind.extensions[0]), "\(kind.name)") }
+        let compare = try mihiraki(["help", "compare"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for format in ImageFormat.readable { #expect(compare.contains(format.name), "\(format.name)") }
     }
 
     @Test("render and plan have a flag for every entry of the table", arguments: ["render", "plan"])

@@ -1,7 +1,7 @@
 import MihirakiCodecs
 import MihirakiCore
 
-/// One input: a folder of page images, or a book file (a ZIP, RAR, 7z or tar archive: `.cbz`, `.cbr`, `.cb7`, `.cbt`).
+/// One input: a folder of page images, or a book file of any ``BookKind`` (a comic archive, an EPUB, a PDF).
 public struct Book: Sendable {
     /// One image file of a book.
     public struct PageFile: Sendable {

@@ -25,7 +25,7 @@ package struct BookKind: Sendable {
     /// Extensions of every kind of book file.
     package static var fileExtensions: Set<String> { Set(all.flatMap(\.extensions)) }
 
-    /// "ZIP, RAR, 7z, tar".
+    /// Every kind's name, as errors list them.
     static var names: String { all.map(\.name).joined(separator: ", ") }
 
     /// ".cbz, .cbr, .cb7, .cbt": each kind's usual extension, as help texts list them.
