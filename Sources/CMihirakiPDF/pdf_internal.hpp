@@ -8,6 +8,7 @@
 #include <qpdf/QPDFExc.hh>
 #include <qpdf/QPDFPageObjectHelper.hh>
 
+#include <array>
 #include <cstdint>
 #include <new>
 #include <stdexcept>
@@ -15,6 +16,26 @@
 #include <vector>
 
 namespace mhpdf {
+
+using Matrix = std::array<double, 6>;
+
+// What a page's one picture is, found once per page.
+struct Analysis {
+    mh_pdf_page page{};
+    QPDFObjectHandle image;   // the image stream, when single_image
+    int components = 0;       // colour components of one sample (the index for Indexed)
+    int bits = 8;
+    bool indexed = false;
+    int baseComponents = 0;   // Indexed: components of the palette's colours
+    std::vector<uint8_t> palette;
+    std::vector<double> decode; // /Decode, 2 per component; empty for the default
+    bool jpx = false;           // a JPEG 2000 stream, decoded by openjp2
+    QPDFObjectHandle softMask;  // an /SMask of the picture's size: its alpha
+    int softMaskBits = 8;
+};
+
+// What page `helper` holds (throws Failure for a page that cannot be read).
+Analysis analysePage(QPDFPageObjectHelper &helper);
 
 // A page or file that cannot be read: its MH_PDF_* status and the reason.
 struct Failure : std::runtime_error {

@@ -1,15 +1,5 @@
 import MihirakiCore
 
-/// Where a layout decision came from, as `plan --explain` shows it.
-enum Origin: String, Hashable, Sendable {
-    case flag
-    case comicInfo = "ComicInfo.xml"
-    case epubSpine = "EPUB spine"
-    case pdfCatalog = "PDF catalog"
-    case pageSize = "page size"
-    case `default`
-}
-
 /// The decisions behind a book's spreads, each with its origin.
 struct Decisions: Hashable, Sendable {
     var direction: ReadingDirection
