@@ -1,7 +1,7 @@
 import MihirakiCodecs
 import MihirakiCore
 
-/// One input: a folder of page images, or a book file of any ``BookKind`` (a comic archive, an EPUB, a PDF).
+/// One input: a folder of page images, or a book file of any kind Mihiraki reads (a comic archive, an EPUB, a PDF).
 public struct Book: Sendable {
     /// One image file of a book.
     public struct PageFile: Sendable {
