@@ -13,6 +13,8 @@
 // Every SIMD step has a scalar twin selected by `reference`; both give the
 // same bytes, which the tests check. The output is a plain PNG like the other
 // writer's: 8-bit, one IDAT, no ancillary chunk.
+#include "deflate_huffman.h"
+#include "png_fast_rows.h"
 #include "png_write.h"
 
 #include <libdeflate.h>
@@ -23,251 +25,6 @@
 #include <emmintrin.h>
 #endif
 
-enum {
-    RUN_MIN = 4,          // zero residuals in a row that start a run
-    MATCH_MIN = 3,
-    MATCH_MAX = 258,
-    LITLEN_SYMBOLS = 286,
-    END_OF_BLOCK = 256,
-    CODE_LIMIT = 15,
-    LENGTH_CODES = 19,   // the code-length alphabet
-    LENGTH_CODE_LIMIT = 7,
-    STORED_MAX = 65535,
-};
-
-// MARK: Filtering
-
-#if defined(__SSE2__)
-static inline __m128i abs16(__m128i x) { return _mm_max_epi16(x, _mm_sub_epi16(_mm_setzero_si128(), x)); }
-
-/// Paeth's predictor for eight 16-bit lanes: a if |p-a| is least, else b if
-/// |p-b| is not more than |p-c|, else c (PNG's tie order).
-static inline __m128i paeth16(__m128i a, __m128i b, __m128i c) {
-    __m128i bc = _mm_sub_epi16(b, c), ac = _mm_sub_epi16(a, c);
-    __m128i pa = abs16(bc), pb = abs16(ac), pc = abs16(_mm_add_epi16(bc, ac));
-    __m128i not_a = _mm_or_si128(_mm_cmpgt_epi16(pa, pb), _mm_cmpgt_epi16(pa, pc));
-    __m128i take_c = _mm_cmpgt_epi16(pb, pc);
-    __m128i b_or_c = _mm_or_si128(_mm_and_si128(take_c, c), _mm_andnot_si128(take_c, b));
-    return _mm_or_si128(_mm_andnot_si128(not_a, a), _mm_and_si128(not_a, b_or_c));
-}
-
-/// Adds |r| (r read as a signed byte) over 16 residuals to the two 64-bit lanes of `sum`.
-static inline __m128i add_cost(__m128i sum, __m128i r) {
-    const __m128i zero = _mm_setzero_si128();
-    return _mm_add_epi64(sum, _mm_sad_epu8(_mm_min_epu8(r, _mm_sub_epi8(zero, r)), zero));
-}
-
-static inline unsigned long lanes(__m128i sum) {
-    return (unsigned long)_mm_cvtsi128_si64(sum) + (unsigned long)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum));
-}
-#endif
-
-/// The five residuals of byte `i`, as mh_png_filter_row defines them.
-static inline void residuals_at(const uint8_t *row, const uint8_t *prior, size_t i, int bpp, uint8_t *const out[5],
-                                unsigned long cost[5]) {
-    int x = row[i], b = prior[i];
-    int a = i >= (size_t)bpp ? row[i - bpp] : 0, c = i >= (size_t)bpp ? prior[i - bpp] : 0;
-    int paeth = mh_png_paeth(a, b, c);
-    const uint8_t r[5] = {(uint8_t)x, (uint8_t)(x - a), (uint8_t)(x - b), (uint8_t)(x - ((a + b) >> 1)),
-                          (uint8_t)(x - paeth)};
-    for (int k = 0; k < 5; k++) {
-        out[k][i] = r[k];
-        cost[k] += (unsigned long)abs((int)(int8_t)r[k]);
-    }
-}
-
-/// The SSE2 twin of mh_png_filter_adaptive_row: every filter of the row at
-/// once into `scratch` (five rows of `n`), then the cheapest copied to `out`.
-/// `prior` is never NULL here: the first row's is a row of zeros.
-static int filter_row_fast(const uint8_t *row, const uint8_t *prior, size_t n, int bpp, uint8_t *out,
-                           uint8_t *scratch) {
-    uint8_t *const residual[5] = {scratch, scratch + n, scratch + 2 * n, scratch + 3 * n, scratch + 4 * n};
-    unsigned long cost[5] = {0, 0, 0, 0, 0};
-    size_t i = 0;
-#if defined(__SSE2__)
-    // The first 16 bytes, whose left neighbours may lie before the row, are done one by one.
-    for (; i < n && i < 16; i++) residuals_at(row, prior, i, bpp, residual, cost);
-    __m128i sum[5] = {_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128(),
-                      _mm_setzero_si128()};
-    const __m128i zero = _mm_setzero_si128(), one = _mm_set1_epi8(1);
-    for (; i + 16 <= n; i += 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(row + i));
-        __m128i a = _mm_loadu_si128((const __m128i *)(row + i - bpp));
-        __m128i b = _mm_loadu_si128((const __m128i *)(prior + i));
-        __m128i c = _mm_loadu_si128((const __m128i *)(prior + i - bpp));
-        // floor((a+b)/2): pavgb rounds up, so take back the odd bit.
-        __m128i average = _mm_sub_epi8(_mm_avg_epu8(a, b), _mm_and_si128(_mm_xor_si128(a, b), one));
-        __m128i paeth = _mm_packus_epi16(
-            paeth16(_mm_unpacklo_epi8(a, zero), _mm_unpacklo_epi8(b, zero), _mm_unpacklo_epi8(c, zero)),
-            paeth16(_mm_unpackhi_epi8(a, zero), _mm_unpackhi_epi8(b, zero), _mm_unpackhi_epi8(c, zero)));
-        const __m128i r[5] = {x, _mm_sub_epi8(x, a), _mm_sub_epi8(x, b), _mm_sub_epi8(x, average),
-                              _mm_sub_epi8(x, paeth)};
-        for (int k = 0; k < 5; k++) {
-            _mm_storeu_si128((__m128i *)(residual[k] + i), r[k]);
-            sum[k] = add_cost(sum[k], r[k]);
-        }
-    }
-    for (int k = 0; k < 5; k++) cost[k] += lanes(sum[k]);
-#endif
-    for (; i < n; i++) residuals_at(row, prior, i, bpp, residual, cost);
-    int best = 0;
-    for (int k = 1; k < 5; k++) if (cost[k] < cost[best]) best = k;
-    memcpy(out, residual[best], n);
-    return best;
-}
-
-// MARK: Runs of zero residuals
-
-/// The first s in [from, n) where RUN_MIN zeros start, or n.
-static size_t run_start_scalar(const uint8_t *data, size_t from, size_t n) {
-    size_t zeros = 0;
-    for (size_t i = from; i < n; i++) {
-        zeros = data[i] ? 0 : zeros + 1;
-        if (zeros == RUN_MIN) return i + 1 - RUN_MIN;
-    }
-    return n;
-}
-
-/// How many zeros start at `at`.
-static size_t zeros_scalar(const uint8_t *data, size_t at, size_t n) {
-    size_t i = at;
-    while (i < n && data[i] == 0) i++;
-    return i - at;
-}
-
-#if defined(__SSE2__)
-static size_t run_start_sse2(const uint8_t *data, size_t from, size_t n) {
-    const __m128i zero = _mm_setzero_si128();
-    size_t s = from;
-    for (; s + 32 <= n; s += 16) {
-        uint32_t z = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(data + s)), zero)) |
-                     (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(data + s + 16)), zero))
-                         << 16;
-        // Bit j: bytes j…j+3 are all zero (RUN_MIN is 4).
-        uint32_t starts = z & (z >> 1) & (z >> 2) & (z >> 3) & 0xFFFFu;
-        if (starts) return s + (size_t)__builtin_ctz(starts);
-    }
-    return run_start_scalar(data, s, n);
-}
-
-static size_t zeros_sse2(const uint8_t *data, size_t at, size_t n) {
-    const __m128i zero = _mm_setzero_si128();
-    size_t i = at;
-    for (; i + 16 <= n; i += 16) {
-        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(data + i)), zero));
-        if (mask != 0xFFFFu) return i + (size_t)__builtin_ctz(~mask) - at;
-    }
-    return i - at + zeros_scalar(data, i, n);
-}
-#endif
-
-typedef struct scanner {
-    const uint8_t *data;
-    size_t n;
-    int reference;
-} scanner;
-
-static size_t next_run(const scanner *s, size_t from) {
-#if defined(__SSE2__)
-    if (!s->reference) return run_start_sse2(s->data, from, s->n);
-#endif
-    return run_start_scalar(s->data, from, s->n);
-}
-
-static size_t run_length(const scanner *s, size_t at) {
-#if defined(__SSE2__)
-    if (!s->reference) return zeros_sse2(s->data, at, s->n);
-#endif
-    return zeros_scalar(s->data, at, s->n);
-}
-
-// MARK: Huffman codes
-
-typedef struct length_symbol {
-    uint16_t symbol;  // 257…285
-    uint8_t extra_bits;
-    uint16_t extra;
-} length_symbol;
-
-/// Deflate's length symbols for match lengths 3…258.
-static void length_table(length_symbol table[MATCH_MAX + 1]) {
-    static const uint16_t base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
-                                      31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
-    static const uint8_t extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-    for (int code = 0; code < 29; code++) {
-        int last = code == 28 ? MATCH_MAX : (code == 27 ? MATCH_MAX - 1 : base[code + 1] - 1);
-        for (int length = base[code]; length <= last; length++)
-            table[length] = (length_symbol){(uint16_t)(257 + code), extra[code], (uint16_t)(length - base[code])};
-    }
-}
-
-/// Code lengths of at most `limit` bits from frequencies (0 for an unused
-/// symbol), by Huffman's construction; if the tree is too deep, the
-/// frequencies are halved and it is built again. Ties take the lower symbol
-/// first, so the result depends on the frequencies alone. At least two
-/// symbols must be used, which keeps every code complete.
-static void huffman_lengths(const uint64_t *frequency, int count, int limit, uint8_t *lengths) {
-    uint64_t weight[2 * LITLEN_SYMBOLS], freq[LITLEN_SYMBOLS];
-    int symbol[LITLEN_SYMBOLS], parent[2 * LITLEN_SYMBOLS], depth[2 * LITLEN_SYMBOLS];
-    memcpy(freq, frequency, sizeof(uint64_t) * (size_t)count);
-    memset(lengths, 0, (size_t)count);
-    for (;;) {
-        int leaves = 0;
-        for (int s = 0; s < count; s++) {
-            if (freq[s] == 0) continue;
-            int j = leaves++;  // insertion sort by (frequency, symbol)
-            while (j > 0 && freq[symbol[j - 1]] > freq[s]) { symbol[j] = symbol[j - 1]; j--; }
-            symbol[j] = s;
-        }
-        for (int j = 0; j < leaves; j++) weight[j] = freq[symbol[j]];
-        // Two queues: sorted leaves, and internal nodes made in order of weight.
-        int leaf = 0, inner = leaves, next = leaves;
-        while (next < 2 * leaves - 1) {
-            int pick[2];
-            for (int k = 0; k < 2; k++)
-                pick[k] = (leaf < leaves && (inner >= next || weight[leaf] <= weight[inner])) ? leaf++ : inner++;
-            weight[next] = weight[pick[0]] + weight[pick[1]];
-            parent[pick[0]] = parent[pick[1]] = next++;
-        }
-        int root = 2 * leaves - 2, deepest = 0;
-        depth[root] = 0;
-        for (int node = root - 1; node >= 0; node--) depth[node] = depth[parent[node]] + 1;
-        for (int j = 0; j < leaves; j++) deepest = depth[j] > deepest ? depth[j] : deepest;
-        if (deepest <= limit) {
-            for (int j = 0; j < leaves; j++) lengths[symbol[j]] = (uint8_t)depth[j];
-            return;
-        }
-        for (int s = 0; s < count; s++) freq[s] = (freq[s] + 1) >> 1;
-    }
-}
-
-/// Makes sure at least two symbols are used (the first unused ones get a count of 1).
-static void at_least_two(uint64_t *frequency, int count) {
-    int used = 0;
-    for (int s = 0; s < count; s++) used += frequency[s] != 0;
-    for (int s = 0; s < count && used < 2; s++)
-        if (frequency[s] == 0) { frequency[s] = 1; used++; }
-}
-
-/// Deflate's canonical codes for `lengths`, bit-reversed for LSB-first output.
-static void canonical_codes(const uint8_t *lengths, int count, uint16_t *codes) {
-    int per_length[CODE_LIMIT + 1] = {0}, next[CODE_LIMIT + 1] = {0};
-    for (int s = 0; s < count; s++) per_length[lengths[s]]++;
-    per_length[0] = 0;
-    int code = 0;
-    for (int bits = 1; bits <= CODE_LIMIT; bits++) {
-        code = (code + per_length[bits - 1]) << 1;
-        next[bits] = code;
-    }
-    for (int s = 0; s < count; s++) {
-        int length = lengths[s];
-        codes[s] = 0;
-        if (length == 0) continue;
-        unsigned value = (unsigned)next[length]++, reversed = 0;
-        for (int k = 0; k < length; k++) reversed |= ((value >> k) & 1u) << (length - 1 - k);
-        codes[s] = (uint16_t)reversed;
-    }
-}
 
 // MARK: Bits
 
@@ -334,8 +91,8 @@ static void plan_block(const scanner *s, const length_symbol *table, block_plan 
     for (int b = 0; b < 256; b++) frequency[b] += quarter[0][b] + quarter[1][b] + quarter[2][b];
     // Each run: its first zero stays a literal; matches take the rest but for a tail of 0–2.
     uint64_t extra_bits = 0, matches = 0;
-    for (size_t at = next_run(s, 0); at < s->n;) {
-        size_t run = run_length(s, at), rest = run - 1;
+    for (size_t at = mh_fast_next_run(s, 0); at < s->n;) {
+        size_t run = mh_fast_run_length(s, at), rest = run - 1;
         while (rest >= MATCH_MIN) {
             size_t length = rest < MATCH_MAX ? rest : MATCH_MAX;
             frequency[table[length].symbol]++;
@@ -344,14 +101,14 @@ static void plan_block(const scanner *s, const length_symbol *table, block_plan 
             matches++;
             rest -= length;
         }
-        at = next_run(s, at + run);
+        at = mh_fast_next_run(s, at + run);
     }
     frequency[END_OF_BLOCK] = 1;
     uint64_t weights[LITLEN_SYMBOLS];  // what the codes are built from; `frequency` stays what is written
     memcpy(weights, frequency, sizeof weights);
-    at_least_two(weights, LITLEN_SYMBOLS);
-    huffman_lengths(weights, LITLEN_SYMBOLS, CODE_LIMIT, plan->lengths);
-    canonical_codes(plan->lengths, LITLEN_SYMBOLS, plan->codes);
+    mh_huffman_at_least_two(weights, LITLEN_SYMBOLS);
+    mh_huffman_lengths(weights, LITLEN_SYMBOLS, CODE_LIMIT, plan->lengths);
+    mh_huffman_canonical_codes(plan->lengths, LITLEN_SYMBOLS, plan->codes);
     for (int b = 0; b < 256; b++) plan->packed[b] = plan->codes[b] | (uint32_t)plan->lengths[b] << 16;
     plan->literal_count = LITLEN_SYMBOLS;
     while (plan->lengths[plan->literal_count - 1] == 0) plan->literal_count--;
@@ -360,9 +117,9 @@ static void plan_block(const scanner *s, const length_symbol *table, block_plan 
     uint64_t length_frequency[LENGTH_CODES] = {0};
     for (int k = 0; k < plan->literal_count; k++) length_frequency[plan->lengths[k]]++;
     length_frequency[1] += DISTANCE_CODES;
-    at_least_two(length_frequency, LENGTH_CODES);
-    huffman_lengths(length_frequency, LENGTH_CODES, LENGTH_CODE_LIMIT, plan->length_lengths);
-    canonical_codes(plan->length_lengths, LENGTH_CODES, plan->length_codes);
+    mh_huffman_at_least_two(length_frequency, LENGTH_CODES);
+    mh_huffman_lengths(length_frequency, LENGTH_CODES, LENGTH_CODE_LIMIT, plan->length_lengths);
+    mh_huffman_canonical_codes(plan->length_lengths, LENGTH_CODES, plan->length_codes);
     plan->length_code_count = LENGTH_CODES;
     while (plan->length_code_count > 4 && plan->length_lengths[length_order[plan->length_code_count - 1]] == 0)
         plan->length_code_count--;
@@ -405,10 +162,10 @@ static void write_block(const scanner *s, const length_symbol *table, const bloc
     const uint8_t *data = s->data;
     size_t at = 0;
     for (;;) {
-        size_t run_at = next_run(s, at);
+        size_t run_at = mh_fast_next_run(s, at);
         put_literals(w, plan, data, at, run_at);
         if (run_at == s->n) break;
-        size_t run = run_length(s, run_at), rest = run - 1;
+        size_t run = mh_fast_run_length(s, run_at), rest = run - 1;
         put_literals(w, plan, data, run_at, run_at + 1);
         while (rest >= MATCH_MIN) {
             size_t length = rest < MATCH_MAX ? rest : MATCH_MAX;
@@ -466,14 +223,14 @@ int mh_png_encode_fast(const void *pixels, uint32_t width, uint32_t height, size
             dst[0] = (uint8_t)mh_png_filter_adaptive_row(row, y ? row - stride : NULL, row_bytes, channels, dst + 1,
                                                           scratch);
         } else {
-            dst[0] = (uint8_t)filter_row_fast(row, y ? row - stride : zeros, row_bytes, channels, dst + 1, scratch);
+            dst[0] = (uint8_t)mh_fast_filter_row(row, y ? row - stride : zeros, row_bytes, channels, dst + 1, scratch);
         }
     }
     free(scratch);
     free(zeros);
 
     const scanner s = {filtered, filtered_size, reference};
-    length_table(table);
+    mh_deflate_length_table(table);
     plan_block(&s, table, plan);
     const size_t dynamic = (size_t)((plan->bits + 7) / 8), stored = stored_size(filtered_size);
     const int store = stored <= dynamic;
