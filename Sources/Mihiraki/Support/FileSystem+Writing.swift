@@ -1,0 +1,107 @@
+import MihirakiCodecs
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writing output: folders made, files replaced atomically through a
+/// temporary name, and the temporaries of runs that died cleaned up.
+extension FileSystem {
+    /// Creates a directory and its parents.
+    static func makeDirectories(_ path: String) throws {
+        var current = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            current += (current.isEmpty || current.hasSuffix("/") ? "" : "/") + component
+            if kind(current) == .directory { continue }
+            if mkdir(current, 0o755) != 0 && errno != EEXIST {
+                throw MihirakiError(.io, path: current, "cannot create folder: \(errnoText())")
+            }
+        }
+    }
+
+    /// Removes temporary files that a killed run left in `folder`, and only
+    /// those: several processes, on several machines sharing the folder, may
+    /// be writing into it at once. A temporary (`.NAME.~HOST~PID~RANDOM.tmp`,
+    /// see ``temporaryName(for:)``) is removed when it belongs to this host and
+    /// its process is gone, or when it is older than `staleAge` whoever wrote
+    /// it. The first version's `.NAME.PID.RANDOM.tmp` is taken as this host's.
+    /// Files of other names are never touched.
+    static func removeStaleTemporaries(in folder: String, staleAge: Double = 24 * 3600) {
+        guard let names = try? list(folder) else { return }
+        let host = hostTag
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            guard let owner = temporaryOwner(name) else { continue }
+            let path = folder + "/" + name
+            var info = stat()
+            guard stat(path, &info) == 0 else { continue }
+            let age = Double(time(nil) - info.st_mtim.tv_sec)
+            let orphaned = (owner.host ?? host) == host && kill(owner.pid, 0) != 0 && errno == ESRCH
+            if orphaned || age > staleAge { unlink(path) }
+        }
+    }
+
+    /// Who wrote a temporary: its host (nil in the first version's names) and process.
+    static func temporaryOwner(_ name: String) -> (host: String?, pid: pid_t)? {
+        let body = name.dropFirst().dropLast(4)
+        if let mark = body.range(of: ".~", options: .backwards) {
+            let parts = body[mark.upperBound...].split(separator: "~", omittingEmptySubsequences: false)
+            guard parts.count == 3, let pid = pid_t(parts[1]), parts[2].allSatisfy(\.isNumber) else { return nil }
+            return (String(parts[0]), pid)
+        }
+        let parts = body.split(separator: ".")
+        guard parts.count >= 3, let pid = pid_t(parts[parts.count - 2]), parts.last!.allSatisfy(\.isNumber) else {
+            return nil
+        }
+        return (nil, pid)
+    }
+
+    /// This host's name, with only letters, digits, `-` and `_`, for temporary names.
+    static let hostTag: String = {
+        var buffer = [CChar](repeating: 0, count: 256)
+        gethostname(&buffer, buffer.count - 1)
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let tag = String(name.unicodeScalars.map { scalar -> Character in
+            scalar.properties.isASCIIHexDigit || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+                || scalar == "-" ? Character(scalar) : "_"
+        })
+        return tag.isEmpty ? "host" : tag
+    }()
+
+    /// `.NAME.~HOST~PID~RANDOM.tmp`: hidden, beside its final name, and
+    /// saying which process on which host writes it.
+    static func temporaryName(for name: String) -> String {
+        ".\(name).~\(hostTag)~\(getpid())~\(UInt32.random(in: 0...UInt32.max)).tmp"
+    }
+
+    /// Writes `bytes` to a temporary file beside `path` and renames it into
+    /// place, so `path` is either absent, the old file, or the complete new one.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        let slash = path.lastIndex(of: "/")
+        let dir = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temp = dir + "/" + temporaryName(for: name)
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw MihirakiError(.io, path: path, "cannot write: \(errnoText())") }
+        var offset = 0
+        var failure: Int32 = 0
+        bytes.withUnsafeBytes { raw in
+            while offset < raw.count {
+                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += n
+            }
+        }
+        if close(fd) != 0 && failure == 0 { failure = errno }
+        if failure == 0 && rename(temp, path) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temp)
+            throw MihirakiError(.io, path: path, "cannot write: \(errnoText(failure))")
+        }
+    }
+}
