@@ -3,6 +3,7 @@ import MihirakiTestSupport
 import Testing
 import Mihiraki
 import MihirakiCodecs
+@testable import mihiraki
 
 /// The command line's layout flags come from the library's option table:
 /// every entry is a flag of `render` and `plan`, and bad values are named
@@ -20,12 +21,12 @@ struct LayoutFlagsTests {
     /// Help texts listed formats by hand, so the next format needed a hunt.
     @Test("Help names every registered output format, page format and kind of book file")
     func helpFromRegistries() throws {
-        let render = try mihiraki(["help", "render"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let render = RenderCommand.helpMessage(columns: 1000).split(whereSeparator: \.isWhitespace).joined(separator: " ")
         for format in SpreadFormat.allCases {
             #expect(render.contains(format.name) && render.contains("." + format.fileExtension), "\(format)")
         }
         for kind in BookKind.all { #expect(render.contains("." + kind.extensions[0]), "\(kind.name)") }
-        let compare = try mihiraki(["help", "compare"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let compare = CompareCommand.helpMessage(columns: 1000).split(whereSeparator: \.isWhitespace).joined(separator: " ")
         for format in ImageFormat.readable { #expect(compare.contains(format.name), "\(format.name)") }
     }
 
@@ -36,16 +37,27 @@ struct LayoutFlagsTests {
         #expect(missing.isEmpty, "\(command) lacks \(missing)")
     }
 
-    @Test("A bad value is one usage line naming the flag and what it takes; values in any letter case")
+    /// In the process: the command's own parsing and the library's options,
+    /// as `mihiraki plan` runs them, without starting the program.
+    @Test("A bad value is a usage error naming the flag and what it takes; values in any letter case")
     func badValues() throws {
         let sample = Fixtures.sampleBook.path
-        let bad = try mihiraki(["plan", sample, "--direction", "sideways"])
-        #expect(bad.status == 2)
-        #expect(bad.stderr == "mihiraki: bad value for --direction: sideways (ltr, rtl or auto)\n")
-        let solo = try mihiraki(["plan", sample, "--solo", "0"])
-        #expect(solo.status == 2 && solo.stderr.contains("--solo"))
-        let upper = try mihiraki(["plan", sample, "--json", "--direction", "RTL", "--format", "JPG"])
-        #expect(upper.status == 0)
-        #expect(upper.stdout.contains("\"direction\": \"rtl\"") && upper.stdout.contains("spread-001.jpg"))
+        func options(_ arguments: [String]) throws -> LayoutOptions {
+            try PlanCommand.parse([sample] + arguments).layout.layoutOptions()
+        }
+        #expect { try options(["--direction", "sideways"]) } throws: {
+            ($0 as? MihirakiError)?.description == "bad value for --direction: sideways (ltr, rtl or auto)"
+                && ($0 as? MihirakiError)?.code == .usage
+        }
+        #expect { try options(["--solo", "0"]) } throws: { "\($0)".contains("--solo") }
+        let upper = try options(["--direction", "RTL", "--format", "JPG"])
+        #expect(upper.direction == .rtl && upper.encoding.format == .jpeg)
+    }
+
+    /// The program itself: a usage error is exit 2 and one line.
+    @Test("Through the program: a bad value exits 2 with one line")
+    func badValueExit() throws {
+        let bad = try mihiraki(["plan", Fixtures.sampleBook.path, "--direction", "sideways"])
+        #expect(bad.status == 2 && bad.stderr == "mihiraki: bad value for --direction: sideways (ltr, rtl or auto)\n")
     }
 }
