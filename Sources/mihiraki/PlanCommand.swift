@@ -26,21 +26,33 @@ struct PlanCommand: ParsableCommand {
     var shard: String?
 
     func run() throws {
-        let options = try layout.layoutOptions()
-        if let shard {
-            let taken = !(try ShardFlag.books([book], shard: shard)).isEmpty
-            print("# \(Book.outputName(forPath: book)): \(taken ? "in" : "not in") shard \(shard)")
-            if !taken { return }
-        }
+        _ = try layout.layoutOptions()  // a bad option is a usage error (exit 2), before any book
         do {
-            let loaded = try Book.load(book)
-            for warning in loaded.warnings { printError("warning: " + warning.description) }
-            let plan = try BookPlan(book: loaded, options: options, jobs: max(1, jobs))
-            if explain { print(plan.explanation, terminator: "") }
-            print(json ? plan.manifest.json : plan.text, terminator: "")
+            let (text, warnings) = try output()
+            for warning in warnings { printError("warning: " + warning) }
+            print(text, terminator: "")
         } catch let error as MihirakiError {
             printError(error.description)
             throw ExitCode(1)
         }
+    }
+
+    /// What `plan` prints on stdout, and the warnings it prints on stderr:
+    /// the command's whole behaviour, which tests reach in the process.
+    /// - Throws: ``MihirakiError``: `.usage` for bad options, another code
+    ///   for a book that cannot be planned (exit 1).
+    func output() throws -> (text: String, warnings: [String]) {
+        let options = try layout.layoutOptions()
+        var text = ""
+        if let shard {
+            let taken = !(try ShardFlag.books([book], shard: shard)).isEmpty
+            text += "# \(Book.outputName(forPath: book)): \(taken ? "in" : "not in") shard \(shard)\n"
+            if !taken { return (text, []) }
+        }
+        let loaded = try Book.load(book)
+        let plan = try BookPlan(book: loaded, options: options, jobs: max(1, jobs))
+        if explain { text += plan.explanation }
+        text += json ? plan.manifest.json : plan.text
+        return (text, loaded.warnings.map(\.description))
     }
 }

@@ -8,22 +8,24 @@ import Testing
 struct CLITests {
     let sample = Fixtures.sampleBook.path
 
+    static func plan(_ arguments: [String]) throws -> String { try planOutput(arguments) }
+
     @Test("plan prints one line per spread")
     func plan() throws {
+        #expect(try Self.plan([sample]) == "[x|1]\n[2|3]\n[4|5]\n[6|x]\n[7W]\n[8|9]\n[10|11]\n[12|x]\n")
+        #expect(try Self.plan([sample, "--direction", "rtl", "--strip"]) == "[x|12]\n[11|10]\n[9|8]\n[7W]\n[x|6]\n[5|4]\n[3|2]\n[1|x]\n")
+        let single = try Self.plan([sample, "--layout", "single"])
+        #expect(single.split(separator: "\n").count == 12 && !single.contains("x"))
+        // The program prints exactly that.
         let run = try mihiraki(["plan", sample])
-        #expect(run.status == 0)
-        #expect(run.stdout == "[x|1]\n[2|3]\n[4|5]\n[6|x]\n[7W]\n[8|9]\n[10|11]\n[12|x]\n")
-        let rtl = try mihiraki(["plan", sample, "--direction", "rtl", "--strip"])
-        #expect(rtl.stdout == "[x|12]\n[11|10]\n[9|8]\n[7W]\n[x|6]\n[5|4]\n[3|2]\n[1|x]\n")
-        let single = try mihiraki(["plan", sample, "--layout", "single"])
-        #expect(single.stdout.split(separator: "\n").count == 12 && !single.stdout.contains("x"))
+        let printed = try Self.plan([sample])
+        #expect(run.status == 0 && run.stdout == printed && run.stderr.isEmpty)
     }
 
     @Test("plan --json prints the manifest")
     func planJSON() throws {
-        let run = try mihiraki(["plan", sample, "--json", "--size", "1000x700", "--gap", "10"])
-        #expect(run.status == 0)
-        let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let text = try Self.plan([sample, "--json", "--size", "1000x700", "--gap", "10"])
+        let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
         #expect(json?["book"] as? String == "sample-book")
         #expect((json?["canvas"] as? [String: Int]) == ["width": 1000, "height": 700])
         #expect((json?["spreads"] as? [Any])?.count == 8)
@@ -38,11 +40,11 @@ struct CLITests {
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path + "/sample-book").sorted()
         #expect(files == ["manifest.json"] + (1...8).map { "spread-00\($0).png" })
         let manifest = try String(contentsOfFile: out.path + "/sample-book/manifest.json", encoding: .utf8)
-        let plan = try mihiraki(["plan", sample, "--json", "--size", "400x300", "--direction", "rtl"])
+        let plan = try Self.plan([sample, "--json", "--size", "400x300", "--direction", "rtl"])
         // The same document, plus the input fingerprint only a render computes.
         let fingerprint = try #require(manifest.split(separator: "\n").first { $0.contains("\"fingerprint\"") })
         #expect(fingerprint.range(of: #"^  "fingerprint": "[0-9a-f]{16}",$"#, options: .regularExpression) != nil)
-        #expect(manifest.replacingOccurrences(of: fingerprint + "\n", with: "") == plan.stdout)
+        #expect(manifest.replacingOccurrences(of: fingerprint + "\n", with: "") == plan)
         let png = try Data(contentsOf: URL(fileURLWithPath: out.path + "/sample-book/spread-001.png"))
         #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
     }
@@ -118,11 +120,11 @@ struct LibraryCLITests {
         let manifest = try String(contentsOfFile: folder.path + "/out/manga/manifest.json", encoding: .utf8)
         #expect(manifest.contains("\"direction\": \"rtl\"") && manifest.contains("\"book\": \"manga.cbz\""))
         #expect(manifest.contains("\"canvas\": { \"width\": 257, \"height\": 200 }"))
-        let plan = try mihiraki(["plan", lib + "manga.cbz", "--explain"])
-        #expect(plan.stdout.hasSuffix("[1|x]\n[3|2]\n"))
-        #expect(plan.stdout.contains("# direction rtl (ComicInfo.xml)"))
-        let ltr = try mihiraki(["plan", lib + "manga.cbz", "--direction", "ltr", "--explain"])
-        #expect(ltr.stdout.contains("# direction ltr (flag)") && ltr.stdout.hasSuffix("[x|1]\n[2|3]\n"))
+        let plan = try planOutput([lib + "manga.cbz", "--explain"])
+        #expect(plan.hasSuffix("[1|x]\n[3|2]\n"))
+        #expect(plan.contains("# direction rtl (ComicInfo.xml)"))
+        let ltr = try planOutput([lib + "manga.cbz", "--direction", "ltr", "--explain"])
+        #expect(ltr.contains("# direction ltr (flag)") && ltr.hasSuffix("[x|1]\n[2|3]\n"))
     }
 
     @Test("On a terminal a progress line is drawn; --quiet and pipes stay silent")

@@ -35,9 +35,7 @@ struct PairingCLITests {
     }
 
     func plan(_ arguments: [String]) throws -> PlanJSON {
-        let run = try mihiraki(["plan", "--json"] + arguments)
-        try #require(run.status == 0, "\(run.stderr)")
-        return try JSONDecoder().decode(PlanJSON.self, from: Data(run.stdout.utf8))
+        try JSONDecoder().decode(PlanJSON.self, from: Data(try planOutput(["--json"] + arguments).utf8))
     }
 
     @Test("Splits found from the pixels: no false split, no hard negative taken, most splits found; the plan is the static plan with a blank before each broken split; the same with 1 and 2 jobs")
@@ -63,11 +61,11 @@ struct PairingCLITests {
                 #expect(auto.spreads.contains { Set($0.slots.compactMap(\.page)).isSuperset(of: split) }, "\(book.name) \(split)")
             }
             // The repair is the blank-before rule: the static plan with the blanks --explain reports.
-            let explained = try mihiraki(["plan", path, "--direction", book.direction, "--pairing", "auto", "--explain"])
-            let blanks = explained.stdout.split(separator: "\n").filter { $0.hasPrefix("# pages ") }.compactMap { line in
+            let explained = try planOutput([path, "--direction", book.direction, "--pairing", "auto", "--explain"])
+            let blanks = explained.split(separator: "\n").filter { $0.hasPrefix("# pages ") }.compactMap { line in
                 line.range(of: "a blank before page ").map { Int(line[$0.upperBound...].prefix { $0.isNumber })! }
             }
-            #expect(explained.stdout.split(separator: "\n").filter { $0.hasPrefix("# pages ") && $0.contains("one artwork") }.count
+            #expect(explained.split(separator: "\n").filter { $0.hasPrefix("# pages ") && $0.contains("one artwork") }.count
                     == detected.count)
             let repaired = try plan([path, "--direction", book.direction] + blanks.flatMap { ["--blank-before", String($0)] })
             #expect(repaired.spreads == auto.spreads, "\(book.name)")

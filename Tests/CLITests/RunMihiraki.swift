@@ -1,5 +1,6 @@
 import Foundation
 import MihirakiTestSupport
+@testable import mihiraki
 
 /// The built executable: the test bundle sits in the build products folder, beside it.
 func mihirakiPath() throws -> String {
@@ -10,6 +11,12 @@ func mihirakiPath() throws -> String {
     }
     return products.appendingPathComponent("mihiraki").path
 }
+
+/// What `mihiraki plan ARGUMENTS` prints on stdout, made by the command in
+/// this process (its own parsing, options and library calls), without
+/// starting the program: for tests of what plan says, not of how the
+/// program exits.
+func planOutput(_ arguments: [String]) throws -> String { try PlanCommand.parse(arguments).output().text }
 
 /// Runs the built `mihiraki` executable, as a user would.
 func mihiraki(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
