@@ -49,60 +49,60 @@ void declaredSize(QPDFObjectHandle picture, int &width, int &height) {
     height = side(dict.getKey("/Height"));
 }
 
-// True when `jpeg` is a JPEG file that reaches its end-of-image marker:
-// markers walked by their lengths, entropy-coded data scanned for the next
-// marker (a stuffed 0xFF00 and restart markers are data).
-bool reachesEnd(std::vector<uint8_t> const &jpeg) {
+// How a walk through a JPEG file's markers ended.
+enum class Walk { endOfImage, stopped, ranOut, damaged };
+
+// Walks `jpeg`'s markers from SOI by their lengths, the entropy-coded data
+// after each SOS scanned for the next marker (a stuffed 0xFF00 and restart
+// markers are data). `visit(marker, payload, size)` sees every marker
+// segment and stops the walk by returning false.
+template <typename F> Walk walkMarkers(std::vector<uint8_t> const &jpeg, F const &visit) {
     size_t n = jpeg.size(), at = 2;
-    if (n < 4 || jpeg[0] != 0xFF || jpeg[1] != 0xD8) return false;
+    if (n < 2) return Walk::ranOut;
+    if (jpeg[0] != 0xFF || jpeg[1] != 0xD8) return Walk::damaged;
     while (at < n) {
-        if (jpeg[at] != 0xFF) return false;
+        if (jpeg[at] != 0xFF) return Walk::damaged;
         while (at < n && jpeg[at] == 0xFF) at++;  // fill bytes
-        if (at >= n) return false;
+        if (at >= n) return Walk::ranOut;
         uint8_t marker = jpeg[at++];
-        if (marker == 0xD9) return true;
+        if (marker == 0xD9) return Walk::endOfImage;
         if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) continue;
-        if (at + 2 > n) return false;
+        if (at + 2 > n) return Walk::ranOut;
         size_t length = size_t(jpeg[at]) << 8 | jpeg[at + 1];
-        if (length < 2 || at + length > n) return false;
+        if (length < 2) return Walk::damaged;
+        if (at + length > n) return Walk::ranOut;
+        if (!visit(marker, jpeg.data() + at + 2, length - 2)) return Walk::stopped;
         at += length;
         if (marker != 0xDA) continue;
-        // Entropy-coded data runs to the next marker that is not a restart.
         while (at + 1 < n && !(jpeg[at] == 0xFF && jpeg[at + 1] != 0 && !(jpeg[at + 1] >= 0xD0 && jpeg[at + 1] <= 0xD7))) at++;
-        if (at + 1 >= n) return false;
+        if (at + 1 >= n) return Walk::ranOut;
     }
-    return false;
-}
-
-// The frame size a JPEG file's SOF marker gives; false when `jpeg` ends before one.
-bool frameSize(std::vector<uint8_t> const &jpeg, int &width, int &height) {
-    size_t n = jpeg.size(), at = 2;
-    if (n < 4 || jpeg[0] != 0xFF || jpeg[1] != 0xD8) return false;
-    while (at + 4 <= n && jpeg[at] == 0xFF) {
-        uint8_t marker = jpeg[at + 1];
-        if (marker == 0xFF) { at++; continue; }
-        size_t length = size_t(jpeg[at + 2]) << 8 | jpeg[at + 3];
-        bool frame = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
-        if (frame) {
-            if (length < 7 || at + 9 > n) return false;
-            height = int(jpeg[at + 5]) << 8 | jpeg[at + 6];
-            width = int(jpeg[at + 7]) << 8 | jpeg[at + 8];
-            return true;
-        }
-        if (marker == 0xDA || marker == 0xD9 || length < 2) return false;
-        at += 2 + length;
-    }
-    return false;
+    return Walk::ranOut;
 }
 
 } // namespace
 
 bool jpegMatchesDictionary(QPDFObjectHandle picture, std::string &why) {
     bool encrypted = picture.getOwningQPDF() && picture.getOwningQPDF()->isEncrypted();
-    Piped head = pipe(picture, qpdf_dl_none, size_t(1) << 20, size_t(64) << 10, !encrypted);
     int w = 0, h = 0, declaredWidth = 0, declaredHeight = 0;
+    bool found = false;
+    // The frame header is in the first few kilobytes of nearly every file:
+    // 64 KiB are read, and up to 1 MiB only when they end before it.
+    for (size_t limit : {size_t(64) << 10, size_t(1) << 20}) {
+        Piped head = pipe(picture, qpdf_dl_none, limit, limit, !encrypted);
+        Walk walk = walkMarkers(head.bytes, [&](uint8_t marker, uint8_t const *payload, size_t size) {
+            bool frame = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
+            if (frame && size >= 5) {
+                h = int(payload[1]) << 8 | payload[2];
+                w = int(payload[3]) << 8 | payload[4];
+                found = true;
+            }
+            return !frame && marker != 0xDA;  // no frame after the first scan
+        });
+        if (found || walk != Walk::ranOut || !head.overflowed) break;
+    }
     declaredSize(picture, declaredWidth, declaredHeight);
-    if (!frameSize(head.bytes, w, h)) {
+    if (!found) {
         why = "a JPEG picture whose frame header cannot be read";
         return false;
     }
@@ -143,7 +143,8 @@ void checkPictures(QPDFPageObjectHelper &helper) {
         int w = 0, h = 0;
         declaredSize(picture, w, h);
         Piped stored = pipe(picture, qpdf_dl_none, size_t(256) << 20, 0, !encrypted);
-        if (!stored.piped || stored.overflowed || !reachesEnd(stored.bytes)) {
+        auto every = [](uint8_t, uint8_t const *, size_t) { return true; };
+        if (!stored.piped || stored.overflowed || walkMarkers(stored.bytes, every) != Walk::endOfImage) {
             throw Failure(MH_PDF_DAMAGED, "its JPEG picture of " + std::to_string(w) + "×" + std::to_string(h)
                           + " is truncated or damaged (it does not reach its end-of-image marker)");
         }

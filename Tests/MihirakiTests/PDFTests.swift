@@ -360,4 +360,19 @@ struct PDFTests {
                                                                     content: "0 0 1 rg 0 0 10 10 re f"))
         _ = try BookPlan(book: try Book.load(whole), options: LayoutOptions()).renderSpread(at: 0)
     }
+
+    /// The frame header is looked for in a picture's first 64 KiB, then in
+    /// its first MiB: comments (or an ICC profile) before it keep the page a
+    /// picture read as it is stored.
+    @Test("A JPEG picture whose frame header lies past its first 64 KiB is still the page's picture")
+    func frameHeaderFarIn() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let jpeg = try Self.grayJPEG
+        let comment: [UInt8] = [0xFF, 0xFE, 0xFF, 0xFF] + Array(repeating: 0x20, count: 65533)
+        let padded = Array(jpeg.prefix(2)) + comment + comment + Array(jpeg.dropFirst(2))
+        let path = try folder.write("far.pdf", Self.onePicturePDF(jpeg: padded, width: 40, height: 60))
+        let page = try PDFReader(path: path).page(0)
+        #expect(page.isOnePicture && page.isJPEG)
+    }
 }
