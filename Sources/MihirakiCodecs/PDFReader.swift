@@ -71,22 +71,24 @@ package final class PDFReader: @unchecked Sendable {
     /// The one picture of page `index`: a JPEG stream's first `limit` bytes
     /// (as stored), or the samples as a ``PDFSamplesDecoder`` container.
     package func picture(_ index: Int, limit: Int) throws(CodecError) -> [UInt8] {
-        try handedOver { bytes, message, size in
+        try handedOver({ bytes, message, size in
             mh_pdf_page_image(document, Int32(index), UInt64(UInt32.max), limit, bytes, message, size)
-        }
+        }, as: { Array($0) })
     }
 
-    /// Page `index` as a PDF file of its own, for the rasteriser.
-    package func pageDocument(_ index: Int) throws(CodecError) -> [UInt8] {
-        try handedOver { bytes, message, size in mh_pdf_page_document(document, Int32(index), bytes, message, size) }
+    /// Page `index` as a PDF file of its own, for the rasteriser, as `body`
+    /// makes it from the reader's buffer (copied once, by `body`).
+    package func pageDocument<T>(_ index: Int, as body: (UnsafeBufferPointer<UInt8>) -> T) throws(CodecError) -> T {
+        try handedOver({ bytes, message, size in mh_pdf_page_document(document, Int32(index), bytes, message, size) },
+                       as: body)
     }
 
-    private func handedOver(_ call: (UnsafeMutablePointer<mh_pdf_bytes>, UnsafeMutablePointer<CChar>, Int) -> Int32)
-        throws(CodecError) -> [UInt8] {
+    private func handedOver<T>(_ call: (UnsafeMutablePointer<mh_pdf_bytes>, UnsafeMutablePointer<CChar>, Int) -> Int32,
+                               as body: (UnsafeBufferPointer<UInt8>) -> T) throws(CodecError) -> T {
         var bytes = mh_pdf_bytes()
         defer { mh_pdf_bytes_free(&bytes) }
         try checked { message, size in call(&bytes, message, size) }
-        return Array(UnsafeBufferPointer(start: bytes.data, count: bytes.size))
+        return body(UnsafeBufferPointer(start: bytes.data, count: bytes.size))
     }
 
     private func checked(_ call: (UnsafeMutablePointer<CChar>, Int) -> Int32) throws(CodecError) {

@@ -64,9 +64,10 @@ final class PDFSource: BookSource, Sendable {
     func read(_ relativePath: String) throws -> [UInt8] {
         let (index, page) = try info(relativePath)
         if page.isOnePicture { return try picture(relativePath, index, limit: Int.max) }
-        let document = try named(relativePath) { try reader.pageDocument(index) }
-        return document.withUnsafeBufferPointer {
-            PDFPageDecoder.page(width: page.width, height: page.height, largestPart: page.largestPart, document: $0)
+        return try named(relativePath) {
+            try reader.pageDocument(index) {
+                PDFPageDecoder.page(width: page.width, height: page.height, largestPart: page.largestPart, document: $0)
+            }
         }
     }
 
