@@ -67,7 +67,7 @@ package enum PDFPageDecoder: PageFormatDecoder {
     }
 
     private static func text(_ message: [CChar]) -> String {
-        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let text = String(terminated: message)
         return text.isEmpty ? "poppler cannot draw this page" : text
     }
 }

@@ -49,7 +49,7 @@ package final class PDFReader: @unchecked Sendable {
         var info = mh_pdf_info(), status: Int32 = 0
         var message = [CChar](repeating: 0, count: 512)
         guard let document = mh_pdf_open(path, &info, &status, &message, message.count) else {
-            throw Int(status) == MH_PDF_ENCRYPTED ? .encrypted : .damaged(Self.text(message))
+            throw Int(status) == MH_PDF_ENCRYPTED ? .encrypted : .damaged(String(terminated: message))
         }
         self.document = document
         let layout = Int(info.page_layout)
@@ -94,7 +94,7 @@ package final class PDFReader: @unchecked Sendable {
     private func checked(_ call: (UnsafeMutablePointer<CChar>, Int) -> Int32) throws(CodecError) {
         var message = [CChar](repeating: 0, count: 512)
         let status = message.withUnsafeMutableBufferPointer { call($0.baseAddress!, $0.count) }
-        guard Int(status) == MH_PDF_OK else { throw Self.error(status, Self.text(message)) }
+        guard Int(status) == MH_PDF_OK else { throw Self.error(status, String(terminated: message)) }
     }
 
     private static func error(_ status: Int32, _ detail: String) -> CodecError {
@@ -104,9 +104,5 @@ package final class PDFReader: @unchecked Sendable {
         case MH_PDF_ENCRYPTED: return CodecError(.unsupported, "encrypted: " + detail)
         default: return CodecError(.corrupt, detail.isEmpty ? "a damaged page" : detail)
         }
-    }
-
-    private static func text(_ message: [CChar]) -> String {
-        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

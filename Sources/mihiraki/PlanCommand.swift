@@ -8,7 +8,7 @@ struct PlanCommand: ParsableCommand {
         abstract: "Print which pages share each spread, without drawing anything.",
         discussion: "One line per spread, such as [x|1] or [4W]; --json prints the manifest document instead.")
 
-    @Argument(help: "A book: a folder of page images or a book file (\(HelpNames.bookExtensions)).")
+    @Argument(help: "A book: a folder of page images or a book file (\(BookKind.extensionList)).")
     var book: String
 
     @OptionGroup var layout: LayoutFlags

@@ -11,13 +11,13 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Write the spreads of one or more books as \(HelpNames.spreadFormats) files.",
         discussion: """
-        Each BOOK (a folder of page images or a book file (\(HelpNames.bookExtensions))) goes to \
+        Each BOOK (a folder of page images or a book file (\(BookKind.extensionList))) goes to \
         OUTDIR/<book name>/spread-001.png (or \(HelpNames.otherSpreadExtensions) with --format), … and \
         OUTDIR/<book name>/manifest.json. \
         A book that fails is reported and the others are still written; the exit status is then 1.
         """)
 
-    @Argument(help: "Books: folders of page images or book files (\(HelpNames.bookExtensions)).")
+    @Argument(help: "Books: folders of page images or book files (\(BookKind.extensionList)).")
     var books: [String]
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Folder that receives one sub-folder per book.", valueName: "OUTDIR"))

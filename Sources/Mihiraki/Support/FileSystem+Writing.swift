@@ -61,7 +61,7 @@ extension FileSystem {
     static let hostTag: String = {
         var buffer = [CChar](repeating: 0, count: 256)
         gethostname(&buffer, buffer.count - 1)
-        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let name = String(terminated: buffer)
         let tag = String(name.unicodeScalars.map { scalar -> Character in
             scalar.properties.isASCIIHexDigit || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
                 || scalar == "-" ? Character(scalar) : "_"

@@ -1,8 +1,9 @@
 import MihirakiCodecs
 
 /// The lists of formats and book kinds the front ends' help texts name, each
-/// derived from its registry (``SpreadFormat/allCases``, `ImageFormat.all`,
-/// ``BookKind/all``), so a new format or kind needs no hunt through help texts.
+/// derived from its registry (``SpreadFormat/allCases``, `ImageFormat.all`),
+/// so a new format needs no hunt through help texts; book kinds name theirs
+/// in `BookKind.extensionList`.
 package enum HelpNames {
     /// "PNG, JPEG, WebP or AVIF": the formats spreads are written in.
     package static var spreadFormats: String { SpreadFormat.names() }
@@ -12,6 +13,4 @@ package enum HelpNames {
     }
     /// "PNG, JPEG, WebP, GIF, AVIF or JPEG XL": the page formats Mihiraki reads.
     package static var pageFormats: String { ImageFormat.readableNames(or: true) }
-    /// ".cbz, .cbr, …": each kind of book file's usual extension.
-    package static var bookExtensions: String { BookKind.extensionList }
 }
