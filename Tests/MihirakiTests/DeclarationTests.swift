@@ -181,6 +181,10 @@ struct OptionTableTests {
         #expect { try options.set([("solo", "0")]) } throws: {
             ($0 as? MihirakiError)?.spelled(.query).message == "bad value for solo: 0 (page numbers from 1 to 1000000)"
         }
+        // The server's own limit stays its flag: no query parameter sets it.
+        let limit = MihirakiError(.usage, "--size 9x9 is more than the 10-pixel limit (--max-pixels)")
+        #expect(limit.spelled(.query).message == "size 9x9 is more than the 10-pixel limit (--max-pixels)")
+        #expect(limit.spelled(.keyword).message == "size 9x9 is more than the 10-pixel limit (max_pixels)")
         #expect { try options.set([("page-aspect", "0")]) } throws: {
             ($0 as? MihirakiError)?.spelled(.keyword).message.hasPrefix("bad value for page_aspect: 0") == true
         }

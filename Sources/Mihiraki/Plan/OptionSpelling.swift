@@ -21,8 +21,15 @@ package enum OptionSpelling: Sendable {
         }
     }
 
+    /// Whether this front end has `option`: a query has its parameters and
+    /// `format`, not `--max-pixels`, which only the server's own command line sets.
+    private func takes(_ option: LayoutOption) -> Bool {
+        self != .query || option.isQueryParameter || option.name == "format"
+    }
+
     /// `message` with every option of the table it names as a flag
-    /// (`--size`, followed by anything but a name character) spelled this way.
+    /// (`--size`, followed by anything but a name character) and this front
+    /// end has, spelled this way.
     package func respell(_ message: String) -> String {
         guard self != .flag else { return message }
         var text = Substring(message)
@@ -31,7 +38,7 @@ package enum OptionSpelling: Sendable {
             out += text[..<range.lowerBound]
             let rest = text[range.upperBound...]
             let name = rest.prefix { $0.isLetter || $0.isNumber || $0 == "-" }
-            if LayoutOptions.option(named: String(name)) != nil {
+            if let option = LayoutOptions.option(named: String(name)), takes(option) {
                 out += spell(String(name))
                 text = rest.dropFirst(name.count)
             } else {
