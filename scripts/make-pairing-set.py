@@ -34,6 +34,8 @@ import os
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
+import pairing_families
+
 PAGE_W, PAGE_H = 800, 1200
 DAMAGES = ["clean", "seam-loss", "shift", "scale", "shadow", "noise", "gamma", "jpeg", "all"]
 
@@ -194,13 +196,34 @@ def save(img, path, quality, gray):
     img.save(path, quality=quality)
 
 
+def make_family(args, rng, family):
+    os.makedirs(args.out, exist_ok=True)
+    books = []
+    for b in range(args.books):
+        direction = "rtl" if b % 3 == 2 else "ltr"
+        name = f"book{b + 1:03d}-{direction}"
+        folder = os.path.join(args.out, name)
+        os.makedirs(folder, exist_ok=True)
+        pages, splits, kinds, negatives = family.make_book(rng, direction, with_splits=b % 6 != 5)
+        for i, (img, quality, gray) in enumerate(pages):
+            save(img, os.path.join(folder, f"p{i + 1:03d}.jpg"), quality, gray)
+        books.append({"name": name, "direction": direction, "pages": len(pages), "splits": splits,
+                      "kinds": kinds, "negatives": negatives})
+    with open(os.path.join(args.out, "labels.json"), "w") as f:
+        json.dump({"seed": args.seed, "family": family.name, "books": books}, f, indent=1, sort_keys=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--books", type=int, default=24)
+    parser.add_argument("--family", choices=["drawn"] + sorted(pairing_families.FAMILIES), default="drawn",
+                        help="drawn (this file), or photo or tone (pairing_families.py)")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
+    if args.family != "drawn":
+        return make_family(args, rng, pairing_families.FAMILIES[args.family]())
     sources = wallpapers()
     os.makedirs(args.out, exist_ok=True)
     books = []

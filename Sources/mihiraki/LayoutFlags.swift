@@ -32,6 +32,7 @@ struct LayoutFlags: ParsableArguments {
     @Option(name: .customLong("compression"), parsing: .unconditional, help: help("compression")) var compression: String?
     @Option(name: .customLong("back-cover"), parsing: .unconditional, help: help("back-cover")) var backCover: String?
     @Option(name: .customLong("pairing"), parsing: .unconditional, help: help("pairing")) var pairing: String?
+    @Option(name: .customLong("pairing-threshold"), parsing: .unconditional, help: help("pairing-threshold")) var pairingThreshold: String?
 
     /// The flags as the table's names and values, in the table's order.
     var given: [(name: String, value: String)] {
@@ -46,7 +47,7 @@ struct LayoutFlags: ParsableArguments {
             "color-manage": colorManage.map { [$0] } ?? [], "format": format.map { [$0] } ?? [],
             "quality": quality.map { [$0] } ?? [], "lossless": lossless ? [""] : [],
             "compression": compression.map { [$0] } ?? [], "back-cover": backCover.map { [$0] } ?? [],
-            "pairing": pairing.map { [$0] } ?? [],
+            "pairing": pairing.map { [$0] } ?? [], "pairing-threshold": pairingThreshold.map { [$0] } ?? [],
         ]
         return LayoutOptions.table.flatMap { option in (values[option.name] ?? []).map { (option.name, $0) } }
     }

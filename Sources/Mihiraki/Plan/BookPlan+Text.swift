@@ -19,10 +19,15 @@ extension BookPlan {
                 + (declared.blankBefore ? "; a blank before it puts it there" : ""))
         }
         for source in decisions.deleted { lines.append("# deleted (ComicInfo.xml): \(source)") }
-        for split in decisions.splits {
-            var line = "# pages \(split.first)+\(split.second): one artwork (score \(Self.thousandths(split.score)), "
-                + "margin \(Self.thousandths(split.margin)))"
-            if split.needsBlank { line += "; a blank before page \(split.first) keeps them together" }
+        for seam in decisions.seams {
+            let measures = "confidence \(Self.thousandths(seam.confidence)): seam \(Self.thousandths(seam.score)), "
+                + "levels \(Self.thousandths(seam.levels)), margin \(Self.thousandths(seam.margin))"
+            guard seam.isSplit else {
+                lines.append("# pages \(seam.first)+\(seam.second): two pages (\(measures))")
+                continue
+            }
+            var line = "# pages \(seam.first)+\(seam.second): one artwork (\(measures))"
+            if seam.needsBlank { line += "; a blank before page \(seam.first) keeps them together" }
             lines.append(line)
         }
         return lines.map { $0 + "\n" }.joined()
@@ -52,6 +57,9 @@ extension BookPlan {
         if options.pairing == .auto {
             manifest.pairing = .auto
             manifest.splits = decisions.splits.map { [$0.first, $0.second] }
+            manifest.seams = decisions.seams.map {
+                Manifest.Seam(pages: [$0.first, $0.second], score: Double($0.confidence) / 1000, split: $0.isSplit)
+            }
         }
         return manifest
     }

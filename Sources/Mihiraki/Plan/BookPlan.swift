@@ -212,19 +212,19 @@ public struct BookPlan: Sendable {
                                                    blankBefore: placed.blankBefore.contains(page))
             }
         }
-        var splits: [Split] = []
+        var seams: [Seam] = []
         if options.pairing == .auto, let edges, edges.count == headers.count {
             // Wide and solo pages are never part of a split; the flags and declarations come first.
-            splits = SplitDetector.detect(edges, direction: direction) { page in
+            seams = SplitDetector.detect(edges, direction: direction, threshold: options.pairingThresholdThousandths) { page in
                 wide[page] == nil && !options.soloPages.contains(page)
             }
             let repair = Imposition.repairs(pageCount: headers.count, widePages: Set(wide.keys), options: imposition,
-                                            splits: splits.map(\.first), sides: sides)
+                                            splits: seams.filter(\.isSplit).map(\.first), sides: sides)
             imposition.blankBefore = repair.blankBefore
-            for index in splits.indices { splits[index].needsBlank = repair.repaired.contains(splits[index].first) }
+            for index in seams.indices { seams[index].needsBlank = repair.repaired.contains(seams[index].first) }
         }
         decisions = Decisions(direction: direction, directionOrigin: directionOrigin, cover: cover,
-                              coverOrigin: coverOrigin, deleted: deleted, wide: wide, sides: declaredSides, splits: splits)
+                              coverOrigin: coverOrigin, deleted: deleted, wide: wide, sides: declaredSides, seams: seams)
 
         // A FrontCover keeps page 1 alone even if pairing would not (it already
         // is with the default cover, and --cover paired is a flag that wins).

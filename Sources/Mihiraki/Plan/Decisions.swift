@@ -12,8 +12,11 @@ struct Decisions: Hashable, Sendable {
     var wide: [Int: Origin]
     /// Pages the book puts on a side (numbers after deletions).
     var sides: [Int: DeclaredSide] = [:]
-    /// With automatic pairing: every split found, in reading order.
-    var splits: [Split] = []
+    /// With automatic pairing: every seam judged, in reading order.
+    var seams: [Seam] = []
+
+    /// The seams taken as splits.
+    var splits: [Seam] { seams.filter(\.isSplit) }
 }
 
 /// A page the book file puts on one side of its spread.

@@ -41,6 +41,9 @@ public struct LayoutOptions: Sendable {
     public var backCover: BackCoverMode = .paired
     /// Pairing by position only (the default), or also from the pages' pixels (SPEC §2).
     public var pairing: PairingMode = .static
+    /// With automatic pairing, the confidence (0…1) a seam needs to be taken
+    /// as a split: lower finds more splits and risks false ones.
+    public var pairingThreshold = 0.7
     /// Convert pages with an embedded ICC profile to sRGB (`--color-manage
     /// auto`, the default); `false` takes the stored values (`off`).
     public var colorManage = true
@@ -53,6 +56,9 @@ public struct LayoutOptions: Sendable {
 
     /// Options with every default.
     public init() {}
+
+    /// ``pairingThreshold`` in thousandths, as the detector compares it.
+    var pairingThresholdThousandths: Int { Int((pairingThreshold * 1000).rounded()) }
 
     /// The canvas size in pixels, with a derived side resolved.
     package var canvas: (width: Int, height: Int) {
@@ -89,6 +95,9 @@ public struct LayoutOptions: Sendable {
         guard snap(slot.maxX) - snap(slot.minX) >= 1, snap(slot.maxY) - snap(slot.minY) >= 1 else {
             throw MihirakiError(.usage, "--page-aspect \(pageAspect) leaves page slots under one pixel on a "
                                 + "\(canvasWidth)x\(canvasHeight) canvas")
+        }
+        guard (0...1).contains(pairingThreshold) else {
+            throw MihirakiError(.usage, "--pairing-threshold must be a number from 0 to 1")
         }
         if let bad = soloPages.union(blankBefore).first(where: { $0 < 1 }) {
             throw MihirakiError(.usage, "page numbers start at 1 (got \(bad))")

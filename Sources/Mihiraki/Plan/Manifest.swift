@@ -40,6 +40,16 @@ public struct Manifest: Codable, Equatable, Sendable {
         }
     }
 
+    /// Two consecutive pages `--pairing auto` judged.
+    public struct Seam: Codable, Equatable, Sendable {
+        /// The two page numbers, in reading order.
+        public var pages: [Int]
+        /// How sure the detector is that they are one artwork, 0…1, in steps of 0.001.
+        public var score: Double
+        /// Whether they were taken as one artwork (the score reached `--pairing-threshold`).
+        public var split: Bool
+    }
+
     /// One output image.
     public struct Spread: Codable, Equatable, Sendable {
         /// `spread-001.png`, …
@@ -83,6 +93,11 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// With automatic pairing: every split artwork found, as `[first, second]`
     /// page numbers in reading order, whether or not it needed a repair.
     public var splits: [[Int]]?
+    /// With automatic pairing: every pair of consecutive pages whose facing
+    /// edges were judged, with the detector's confidence (0…1) that they are
+    /// one artwork and whether they were taken as a split (`splits` lists
+    /// the same pairs, in the form manifests had before confidences).
+    public var seams: [Seam]?
     /// Every output image, in file order.
     public var spreads: [Spread]
 
@@ -119,6 +134,18 @@ public struct Manifest: Codable, Equatable, Sendable {
             if let splits {
                 json.key("splits")
                 json.array { for split in splits { json.numbers(split) } }
+            }
+            if let seams {
+                json.key("seams")
+                json.array {
+                    for seam in seams {
+                        json.object(inline: true) {
+                            json.key("pages"); json.numbers(seam.pages)
+                            json.key("score"); json.thousandths(Int((seam.score * 1000).rounded()))
+                            json.key("split"); json.bool(seam.split)
+                        }
+                    }
+                }
             }
             json.key("spreads")
             json.array {

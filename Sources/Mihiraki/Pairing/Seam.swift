@@ -1,0 +1,25 @@
+/// Two consecutive pages whose facing edges `--pairing auto` judged (SPEC §2,
+/// "Automatic pairing"): every pair of pages that may form a split and whose
+/// edges carry enough to judge, whether or not it was taken.
+struct Seam: Hashable, Sendable {
+    /// The first page in reading order; the second is `first + 1`.
+    var first: Int
+    /// How sure the detector is that the two pages are one artwork, in
+    /// thousandths (0…1000): the ``SplitDetector/confidence(seam:levels:margin:)``
+    /// of the three measures below. A seam is a split when this reaches
+    /// the threshold (`--pairing-threshold`) and no stronger overlapping
+    /// seam took one of its pages.
+    var confidence: Int
+    /// ``SeamScore/score(_:_:)`` of the facing edges, in thousandths.
+    var score: Int
+    /// ``SeamScore/levels(_:_:)`` of the facing edges, in thousandths.
+    var levels: Int
+    /// How far the seam beat the best either page makes with any other page nearby, in thousandths.
+    var margin: Int
+    /// Whether the pages were taken as one artwork.
+    var isSplit = false
+    /// Whether a blank was inserted before `first` to keep the pair on one spread.
+    var needsBlank = false
+
+    var second: Int { first + 1 }
+}
