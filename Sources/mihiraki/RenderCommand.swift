@@ -42,6 +42,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: .customLong("contact-sheet"), help: "Also write OUTDIR/<book>/contact-sheet.png (in the spreads' format), a labelled grid of all spreads.")
     var contactSheet = false
 
+    @Flag(name: .customLong("write-comicinfo"), help: "Also write OUTDIR/<book>/ComicInfo.xml: the book's own (or a new one) with both pages of every split artwork marked DoublePage=\"true\", for a library's reader.")
+    var writeComicInfo = false
+
     @Flag(name: .shortAndLong, help: "Print nothing but errors: no progress line, no summary.")
     var quiet = false
 
@@ -56,6 +59,7 @@ struct RenderCommand: ParsableCommand {
         var run = RunOptions()
         run.jobs = jobs
         run.contactSheet = contactSheet
+        run.writeComicInfo = writeComicInfo
         run.incremental = incremental
         try run.validate()
         guard !books.isEmpty else { throw ValidationError("name at least one book") }

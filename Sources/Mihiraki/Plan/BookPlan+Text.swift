@@ -19,6 +19,10 @@ extension BookPlan {
                 + (declared.blankBefore ? "; a blank before it puts it there" : ""))
         }
         for source in decisions.deleted { lines.append("# deleted (ComicInfo.xml): \(source)") }
+        for first in decisions.declaredSplits.keys.sorted() {
+            lines.append("# pages \(first)+\(first + 1): one artwork (ComicInfo.xml)"
+                + (decisions.declaredSplits[first]! ? "; a blank before page \(first) keeps them together" : ""))
+        }
         for seam in decisions.seams {
             let measures = "confidence \(Self.thousandths(seam.confidence)): seam \(Self.thousandths(seam.score)), "
                 + "levels \(Self.thousandths(seam.levels)), margin \(Self.thousandths(seam.margin))"
@@ -56,7 +60,7 @@ extension BookPlan {
                  })
         if options.pairing == .auto {
             manifest.pairing = .auto
-            manifest.splits = decisions.splits.map { [$0.first, $0.second] }
+            manifest.splits = (decisions.declaredSplits.keys + decisions.splits.map(\.first)).sorted().map { [$0, $0 + 1] }
             manifest.seams = decisions.seams.map {
                 Manifest.Seam(pages: [$0.first, $0.second], score: Double($0.confidence) / 1000, split: $0.isSplit)
             }

@@ -189,7 +189,23 @@ public struct BookPlan: Sendable {
         where Double(header.width) / Double(max(header.height, 1)) > options.wideThreshold {
             wide[i + 1] = .pageSize
         }
-        for page in doublePages where page >= 1 && page <= pages.count { wide[page] = .comicInfo }
+        // Two consecutive upright pages ComicInfo marks DoublePage are the two
+        // halves of one artwork, kept together like a split; any other page it
+        // marks is a spread in one file, wide.
+        var declaredSplits: [Int] = []
+        var page = 1
+        while page < pages.count {
+            if doublePages.contains(page), doublePages.contains(page + 1), wide[page] == nil, wide[page + 1] == nil {
+                declaredSplits.append(page)
+                page += 2
+            } else {
+                page += 1
+            }
+        }
+        for page in doublePages where page >= 1 && page <= pages.count
+            && !declaredSplits.contains(page) && !declaredSplits.contains(page - 1) {
+            wide[page] = .comicInfo
+        }
         var imposition = options.imposition(direction: direction, cover: cover)
         // The book's own page sides, then the flags' blanks on top: flags come after declarations.
         var sides: [Int: PageSide] = [:], declaredSides: [Int: DeclaredSide] = [:]
@@ -213,18 +229,25 @@ public struct BookPlan: Sendable {
             }
         }
         var seams: [Seam] = []
+        let declaredPages = Set(declaredSplits.flatMap { [$0, $0 + 1] })
         if options.pairing == .auto, let edges, edges.count == headers.count {
-            // Wide and solo pages are never part of a split; the flags and declarations come first.
+            // Wide, solo and declared pages are never part of a detected split; the flags and declarations come first.
             seams = SplitDetector.detect(edges, direction: direction, threshold: options.pairingThresholdThousandths) { page in
-                wide[page] == nil && !options.soloPages.contains(page)
+                wide[page] == nil && !options.soloPages.contains(page) && !declaredPages.contains(page)
             }
+        }
+        var splitBlanks: [Int: Bool] = [:]
+        let splits = declaredSplits + seams.filter(\.isSplit).map(\.first)
+        if !splits.isEmpty {
             let repair = Imposition.repairs(pageCount: headers.count, widePages: Set(wide.keys), options: imposition,
-                                            splits: seams.filter(\.isSplit).map(\.first), sides: sides)
+                                            splits: splits, sides: sides)
             imposition.blankBefore = repair.blankBefore
             for index in seams.indices { seams[index].needsBlank = repair.repaired.contains(seams[index].first) }
+            for first in declaredSplits { splitBlanks[first] = repair.repaired.contains(first) }
         }
         decisions = Decisions(direction: direction, directionOrigin: directionOrigin, cover: cover,
-                              coverOrigin: coverOrigin, deleted: deleted, wide: wide, sides: declaredSides, seams: seams)
+                              coverOrigin: coverOrigin, deleted: deleted, wide: wide, sides: declaredSides,
+                              declaredSplits: splitBlanks, seams: seams)
 
         // A FrontCover keeps page 1 alone even if pairing would not (it already
         // is with the default cover, and --cover paired is a flag that wins).

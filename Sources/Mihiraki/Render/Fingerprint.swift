@@ -16,7 +16,7 @@ package enum Fingerprint {
     static func of(_ book: Book, options: LayoutOptions, run: RunOptions) throws -> String {
         var hash = FNV1a()
         hash.add("mihiraki \(MihirakiRelease.version)\n")
-        hash.add(describe(options) + " contact-sheet=\(run.contactSheet)\n")
+        hash.add(describe(options) + " contact-sheet=\(run.contactSheet)" + (run.writeComicInfo ? " write-comicinfo=true" : "") + "\n")
         try addContent(of: book, to: &hash)
         return hash.hex
     }

@@ -8,6 +8,10 @@ public struct RunOptions: Sendable {
     /// Also write `contact-sheet.png` (or `.jpg`, `.webp`, `.avif`: the
     /// spreads' format), a labelled grid of all spreads of a book.
     public var contactSheet = false
+    /// Also write `ComicInfo.xml`: the book's own (or a new one) with both
+    /// pages of every split found or declared marked `DoublePage="true"`, so
+    /// a library's reader keeps them together too.
+    public var writeComicInfo = false
     /// Skip a book whose `manifest.json` records the same input fingerprint
     /// and whose files are all there; after re-rendering a changed book,
     /// remove the spread files it no longer has.

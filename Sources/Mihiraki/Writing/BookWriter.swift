@@ -48,6 +48,9 @@ struct BookWriter: Sendable {
             let path = folder + "/" + Self.contactSheetName(plan.options.encoding.format)
             try FileSystem.writeAtomically(plan.encode(sheet, path: path), to: path)
         }
+        if options.writeComicInfo {
+            try FileSystem.writeAtomically(plan.comicInfoMarkingSplits(), to: folder + "/ComicInfo.xml")
+        }
         var manifest = plan.manifest
         manifest.fingerprint = try fingerprint ?? Fingerprint.of(plan, run: options)
         try FileSystem.writeAtomically(Array(manifest.json.utf8), to: folder + "/manifest.json")
