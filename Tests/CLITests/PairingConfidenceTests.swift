@@ -1,0 +1,112 @@
+import Foundation
+import MihirakiTestSupport
+import Testing
+
+/// What `--pairing auto` says about each seam (its confidence, in `plan
+/// --explain` and the manifest), the `--pairing-threshold` option, the
+/// pairs it once got wrong (TestImages/pairing-cases), and labels in and
+/// out: ComicInfo's `DoublePage` read as a declaration and written back by
+/// `render --write-comicinfo`.
+@Suite("Automatic pairing: confidence, threshold, labels in and out")
+struct PairingConfidenceTests {
+    struct Cases: Decodable {
+        struct Case: Decodable {
+            var name: String
+            var direction: String
+            var split: Bool
+        }
+        var cases: [Case]
+    }
+
+    struct PlanJSON: Decodable {
+        struct Seam: Decodable { var pages: [Int]; var score: Double; var split: Bool }
+        struct Spread: Decodable, Equatable {
+            struct Slot: Decodable, Equatable { var page: Int? }
+            var slots: [Slot]
+        }
+        var splits: [[Int]]?
+        var seams: [Seam]?
+        var spreads: [Spread]
+    }
+
+    static let folder = Fixtures.testImages.appendingPathComponent("pairing-cases")
+    static let cases = try! JSONDecoder().decode(Cases.self, from: Data(contentsOf: folder.appendingPathComponent("cases.json"))).cases
+
+    func plan(_ arguments: [String]) throws -> PlanJSON {
+        try JSONDecoder().decode(PlanJSON.self, from: Data(try planOutput(["--json"] + arguments).utf8))
+    }
+
+    @Test("Pairs the detector once got wrong: photo splits across smooth colour are found, tone pages sharing panel borders are not taken",
+          arguments: cases.map(\.name))
+    func regressionCases(_ name: String) throws {
+        let known = try #require(Self.cases.first { $0.name == name })
+        let book = Self.folder.appendingPathComponent(name).path
+        let answer = try plan([book, "--pairing", "auto", "--direction", known.direction])
+        let seam = try #require(answer.seams?.first, "\(name): no seam judged")
+        #expect(seam.pages == [1, 2] && seam.split == known.split, "\(name): confidence \(seam.score)")
+        #expect((answer.splits ?? []).contains([1, 2]) == known.split)
+    }
+
+    @Test("Every seam has a confidence from 0 to 1 in the manifest and --explain; splits are the seams taken; --pairing-threshold moves the bar")
+    func confidenceAndThreshold() throws {
+        let positive = Self.folder.appendingPathComponent("photo-1-book011-ltr-p2").path
+        let negative = Self.folder.appendingPathComponent("tone-1-book006-rtl-p2").path
+        let answer = try plan([positive, "--pairing", "auto"])
+        let seams = try #require(answer.seams)
+        #expect(!seams.isEmpty && seams.allSatisfy { (0...1).contains($0.score) })
+        #expect(seams.filter(\.split).map(\.pages) == answer.splits)
+        let explained = try planOutput([positive, "--pairing", "auto", "--explain"])
+        let score = String(format: "%.3f", seams[0].score)
+        #expect(explained.contains("# pages 1+2: one artwork (confidence \(score): seam "), "\(explained)")
+
+        // Above the seam's confidence: not taken; below a negative's: taken.
+        #expect(try plan([positive, "--pairing", "auto", "--pairing-threshold", "1"]).splits == [])
+        let rejected = try #require(try plan([negative, "--pairing", "auto", "--direction", "rtl"]).seams?.first)
+        #expect(!rejected.split && rejected.score > 0.3)
+        let lowered = try plan([negative, "--pairing", "auto", "--direction", "rtl", "--pairing-threshold", "0.3"])
+        #expect(lowered.splits == [[1, 2]])
+        // Static pairing writes no seams.
+        #expect(try plan([positive]).seams == nil)
+    }
+
+    @Test("--pairing-threshold outside 0…1 is a usage error naming the option", arguments: ["1.5", "-0.1", "high"])
+    func badThreshold(_ value: String) throws {
+        let run = try mihiraki(["plan", Self.folder.appendingPathComponent("photo-1-book011-ltr-p2").path,
+                                "--pairing", "auto", "--pairing-threshold", value])
+        #expect(run.status == 2 && run.stderr.contains("--pairing-threshold"), "\(run.stderr)")
+    }
+
+    @Test("render --write-comicinfo marks both pages of each split DoublePage; read back, the book keeps them together with static pairing, and a lone DoublePage page stays wide")
+    func comicInfoRoundTrip() throws {
+        let work = try TemporaryFolder()
+        defer { work.remove() }
+        // Two pages before the split put its first page on the right with static pairing: [x|1] [2|3] [4|x]…
+        let source = Self.folder.appendingPathComponent("photo-1-book011-ltr-p2").path
+        let book = work.path + "/book"
+        try FileManager.default.createDirectory(atPath: book, withIntermediateDirectories: true)
+        for (index, other) in ["tone-1-book006-rtl-p2", "tone-1-book022-ltr-p2"].enumerated() {
+            try FileManager.default.copyItem(atPath: Self.folder.appendingPathComponent(other).path + "/p1.jpg",
+                                             toPath: book + "/a\(index + 1).jpg")
+        }
+        try FileManager.default.copyItem(atPath: source + "/p1.jpg", toPath: book + "/b1.jpg")
+        try FileManager.default.copyItem(atPath: source + "/p2.jpg", toPath: book + "/b2.jpg")
+        let auto = try plan([book, "--pairing", "auto"])
+        #expect((auto.splits ?? []).contains([3, 4]))
+
+        let rendered = try mihiraki(["render", book, "-o", work.path + "/out", "--pairing", "auto", "--size", "x100",
+                                     "--write-comicinfo", "-q"])
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        let written = try String(contentsOfFile: work.path + "/out/book/ComicInfo.xml", encoding: .utf8)
+        #expect(written.contains("<Page Image=\"2\" DoublePage=\"true\" />") && written.contains("<Page Image=\"3\" DoublePage=\"true\" />"))
+        try FileManager.default.copyItem(atPath: work.path + "/out/book/ComicInfo.xml", toPath: book + "/ComicInfo.xml")
+        let declared = try plan([book])
+        #expect(declared.spreads == auto.spreads)
+        let explained = try planOutput([book, "--explain"])
+        #expect(explained.contains("# pages 3+4: one artwork (ComicInfo.xml)"), "\(explained)")
+
+        // One marked page alone is a spread in one file, as before.
+        try Data("<ComicInfo><Pages><Page Image=\"1\" DoublePage=\"true\"/></Pages></ComicInfo>".utf8)
+            .write(to: URL(fileURLWithPath: book + "/ComicInfo.xml"))
+        #expect(try planOutput([book, "--explain"]).contains("# page 2 wide (ComicInfo.xml)"))
+    }
+}
