@@ -3,7 +3,11 @@
 page files in which some two-page artworks are split into two pages, with
 their labels in labels.json. Deterministic from the seed.
 
-  scripts/make-pairing-set.py OUT [--seed N] [--books N]
+  scripts/make-pairing-set.py OUT [--seed N] [--books N] [--family drawn|photo|tone]
+
+This file draws the drawn family; the photo and tone families, made
+differently so a detector can be measured on books it was not tuned on, are
+in pairing_families.py.
 
 What it draws:
   - gray manga spreads: screentone (dot patterns at several pitches and
