@@ -16,6 +16,8 @@
 enum SeamScore {
     static let blocks = 12
     static let maxShift = 6
+    /// The coarse scale's half-width, in bands; its blocks shift by at most this much.
+    static let coarseRadius = 4
     static let minimumBlocks = 3
     /// Half-width of the box that smooths the gradient.
     static let smoothing = 1
@@ -23,12 +25,13 @@ enum SeamScore {
     /// an RMS step of about 1.5 gray levels per band.
     static let flatEnergy: Int64 = 576
 
-    /// The vertical gradient of a profile, smoothed: `p[y+2] − p[y−2]`, then a box of `2 × smoothing + 1` bands.
-    static func gradient(_ profile: [Int32]) -> [Int32] {
+    /// The vertical gradient of a profile, smoothed: `p[y+step] − p[y−step]`,
+    /// then a box of `2 × smoothing + 1` bands.
+    static func gradient(_ profile: [Int32], step: Int = 2) -> [Int32] {
         let n = profile.count
-        guard n > 6 else { return [] }
+        guard n > 2 * step + 2 else { return [] }
         var raw = [Int32](repeating: 0, count: n)
-        for y in 2..<(n - 2) { raw[y] = profile[y + 2] - profile[y - 2] }
+        for y in step..<(n - step) { raw[y] = profile[y + step] - profile[y - step] }
         var smooth = [Int32](repeating: 0, count: n)
         let r = smoothing
         for y in r..<(n - r) {
@@ -37,6 +40,32 @@ enum SeamScore {
             smooth[y] = sum
         }
         return smooth
+    }
+
+    /// The gradient at the coarse scale: the profile averaged over
+    /// ``coarseRadius`` bands either side, twice (a triangle 17 bands wide,
+    /// about 1/30 of the page's height, over which screentone's dots and
+    /// lines and the moiré of their rescanning average out, and a line that
+    /// crosses the spine steeply lands within reach on both sides), then
+    /// ``gradient(_:step:)`` at a step of ``coarseRadius``.
+    static func coarseGradient(_ profile: [Int32]) -> [Int32] {
+        gradient(boxMean(boxMean(profile, coarseRadius), coarseRadius), step: coarseRadius)
+    }
+
+    /// The mean of the `2 × radius + 1` bands around each band, rounded
+    /// down; the bands within `radius` of an end are kept as they are.
+    private static func boxMean(_ profile: [Int32], _ radius: Int) -> [Int32] {
+        let n = profile.count
+        guard n > 2 * radius else { return profile }
+        var out = profile
+        var sum: Int64 = 0
+        for y in 0...(2 * radius) { sum += Int64(profile[y]) }
+        let width = Int64(2 * radius + 1)
+        for y in radius..<(n - radius) {
+            if y > radius { sum += Int64(profile[y + radius]) - Int64(profile[y - radius - 1]) }
+            out[y] = Int32((sum >= 0 ? sum : sum - width + 1) / width)
+        }
+        return out
     }
 
     /// How well the levels of two edge profiles agree once gain and offset
@@ -53,7 +82,7 @@ enum SeamScore {
 
     /// The score of edge `a` meeting edge `b` (gradients from ``gradient(_:)``),
     /// in thousandths (−1000…1000), or nil when too little of either edge is drawn.
-    static func score(_ a: [Int32], _ b: [Int32]) -> Int? {
+    static func score(_ a: [Int32], _ b: [Int32], maxShift: Int = maxShift) -> Int? {
         let n = min(a.count, b.count)
         guard n > 2 * maxShift + blocks else { return nil }
         let margin = maxShift + 3

@@ -4,9 +4,10 @@ import MihirakiCore
 /// edges, the direction, the threshold and the pages that may take part.
 ///
 /// Each seam (two consecutive pages that may form a split) is judged by two
-/// measures of its facing edges: ``SeamScore/score(_:_:)``, whether their
-/// details fall at the same heights, and ``SeamScore/levels(_:_:)``, whether
-/// their tones follow each other; the seam's strength is their mean. A book
+/// measures of its facing edges: ``SeamScore/score(_:_:maxShift:)``, whether
+/// their details fall at the same heights (the better of the fine scale and
+/// ``SeamScore/coarseGradient(_:)``'s), and ``SeamScore/levels(_:_:)``,
+/// whether their tones follow each other; the seam's strength is their mean. A book
 /// in one style has many edges that look alike, so the seam is also held
 /// against the best strength either page reaches with any other page within
 /// ``window`` pages (Gallagher's idea of judging a match against the piece's
@@ -17,7 +18,7 @@ import MihirakiCore
 /// default favours precision (docs/pairing.md gives the measurements).
 enum SplitDetector {
     /// The default of `--pairing-threshold`, in thousandths.
-    static let defaultThreshold = 700
+    static let defaultThreshold = 740
     static let requiredMargin = 50
     static let window = 12
 
@@ -33,8 +34,10 @@ enum SplitDetector {
         // The edge a page shows its successor, and the one it shows its predecessor.
         let outgoingLevels = edges.map { $0.map { direction == .ltr ? $0.right : $0.left } }
         let incomingLevels = edges.map { $0.map { direction == .ltr ? $0.left : $0.right } }
-        let outgoing = outgoingLevels.map { $0.map(SeamScore.gradient) }
-        let incoming = incomingLevels.map { $0.map(SeamScore.gradient) }
+        let outgoing = outgoingLevels.map { $0.map { SeamScore.gradient($0) } }
+        let incoming = incomingLevels.map { $0.map { SeamScore.gradient($0) } }
+        let outgoingCoarse = outgoingLevels.map { $0.map(SeamScore.coarseGradient) }
+        let incomingCoarse = incomingLevels.map { $0.map(SeamScore.coarseGradient) }
         func usable(_ page: Int) -> Bool { page >= 1 && page <= count && edges[page - 1] != nil && eligible(page) }
         var measured: [Int: (score: Int, levels: Int)?] = [:]
         /// The two measures of page `from`'s outgoing edge against page `to`'s incoming edge.
@@ -42,9 +45,12 @@ enum SplitDetector {
             let key = from * (count + 1) + to
             if let known = measured[key] { return known }
             var result: (score: Int, levels: Int)?
-            if let a = outgoing[from - 1], let b = incoming[to - 1], let score = SeamScore.score(a, b),
-               let out = outgoingLevels[from - 1], let into = incomingLevels[to - 1] {
-                result = (score, SeamScore.levels(out, into) ?? -1000)
+            if let a = outgoing[from - 1], let b = incoming[to - 1], let fine = SeamScore.score(a, b),
+               let out = outgoingLevels[from - 1], let into = incomingLevels[to - 1],
+               let coarseA = outgoingCoarse[from - 1], let coarseB = incomingCoarse[to - 1] {
+                // The better of the two scales: fine detail, or structure the coarse scale keeps through screentone and steep lines.
+                let coarse = SeamScore.score(coarseA, coarseB, maxShift: SeamScore.coarseRadius) ?? fine
+                result = (max(fine, coarse), SeamScore.levels(out, into) ?? -1000)
             }
             measured[key] = result
             return result

@@ -113,7 +113,7 @@ extension LayoutOptions {
                 example: .alone, \.backCover).since,
         .choice("pairing", "static (default): pages pair by position; auto: also keep together two pages whose facing edges continue one artwork, found from their pixels.",
                 example: .auto, \.pairing).since,
-        .parsed("pairing-threshold", "T", "With --pairing auto: the confidence, 0 to 1, two pages need to be kept together as one artwork; lower finds more and risks false ones. Default 0.7.",
+        .parsed("pairing-threshold", "T", "With --pairing auto: the confidence, 0 to 1, two pages need to be kept together as one artwork; lower finds more and risks false ones. Default \(Double(SplitDetector.defaultThreshold) / 1000).",
                 example: "0.5", expected: "a number from 0 to 1", \.pairingThreshold,
                 { Double($0).flatMap { (0...1).contains($0) ? $0 : nil } }).since,
     ]

@@ -43,7 +43,7 @@ public struct LayoutOptions: Sendable {
     public var pairing: PairingMode = .static
     /// With automatic pairing, the confidence (0…1) a seam needs to be taken
     /// as a split: lower finds more splits and risks false ones.
-    public var pairingThreshold = 0.7
+    public var pairingThreshold = Double(SplitDetector.defaultThreshold) / 1000
     /// Convert pages with an embedded ICC profile to sRGB (`--color-manage
     /// auto`, the default); `false` takes the stored values (`off`).
     public var colorManage = true
