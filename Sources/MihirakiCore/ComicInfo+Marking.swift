@@ -6,7 +6,7 @@ extension ComicInfo {
     /// written. Without a readable original, a document with only those
     /// pages. A library's reader (and Mihiraki) then reads two such
     /// consecutive upright pages as the halves of one artwork.
-    public static func markingDoublePages(_ images: Set<Int>, in original: [UInt8]?) -> [UInt8] {
+    package static func markingDoublePages(_ images: Set<Int>, in original: [UInt8]?) -> [UInt8] {
         let sorted = images.sorted()
         guard let original, (try? parse(original)) != nil, var text = String(validating: original, as: UTF8.self),
               text.firstRange(of: "</ComicInfo>") != nil else {
