@@ -200,46 +200,17 @@ def save(img, path, quality, gray):
     img.save(path, quality=quality)
 
 
-def make_family(args, rng, family):
-    os.makedirs(args.out, exist_ok=True)
-    books = []
-    for b in range(args.books):
-        direction = "rtl" if b % 3 == 2 else "ltr"
-        name = f"book{b + 1:03d}-{direction}"
-        folder = os.path.join(args.out, name)
-        os.makedirs(folder, exist_ok=True)
-        pages, splits, kinds, negatives = family.make_book(rng, direction, with_splits=b % 6 != 5)
-        for i, (img, quality, gray) in enumerate(pages):
-            save(img, os.path.join(folder, f"p{i + 1:03d}.jpg"), quality, gray)
-        books.append({"name": name, "direction": direction, "pages": len(pages), "splits": splits,
-                      "kinds": kinds, "negatives": negatives})
-    with open(os.path.join(args.out, "labels.json"), "w") as f:
-        json.dump({"seed": args.seed, "family": family.name, "books": books}, f, indent=1, sort_keys=True)
+class Drawn:
+    """This file's family: art drawn with Pillow, and gnome-backgrounds (when
+    installed) for every fourth book, in colour."""
+    name = "drawn"
 
+    def __init__(self):
+        self.sources = wallpapers()
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("out")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--books", type=int, default=24)
-    parser.add_argument("--family", choices=["drawn"] + sorted(pairing_families.FAMILIES), default="drawn",
-                        help="drawn (this file), or photo or tone (pairing_families.py)")
-    args = parser.parse_args()
-    rng = np.random.default_rng(args.seed)
-    if args.family != "drawn":
-        return make_family(args, rng, pairing_families.FAMILIES[args.family]())
-    sources = wallpapers()
-    os.makedirs(args.out, exist_ok=True)
-    books = []
-    for b in range(args.books):
-        direction = "rtl" if b % 3 == 2 else "ltr"
-        name = f"book{b + 1:03d}-{direction}"
-        folder = os.path.join(args.out, name)
-        os.makedirs(folder, exist_ok=True)
-        with_splits = b % 6 != 5  # every sixth book has no split at all
-        colour = bool(sources) and b % 4 == 3
-        # Items in reading order: ("page", img, quality, gray) or ("split", left, right, kind, ...)
-        items = []
+    def make_book(self, rng, index, direction, with_splits):
+        sources = self.sources
+        colour = bool(sources) and index % 4 == 3
         pages = []  # (img, quality, gray)
         splits, kinds, negatives = [], {}, []
         pages.append((ordinary_page(rng), 90, True))  # cover
@@ -273,12 +244,34 @@ def main():
                 negatives.append([a, a + 1])
             else:
                 pages.append((ordinary_page(rng), 90, True))
+        return pages, splits, kinds, negatives
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--books", type=int, default=24)
+    parser.add_argument("--family", choices=["drawn"] + sorted(pairing_families.FAMILIES), default="drawn",
+                        help="drawn (this file), or photo or tone (pairing_families.py)")
+    args = parser.parse_args()
+    rng = np.random.default_rng(args.seed)
+    family = Drawn() if args.family == "drawn" else pairing_families.FAMILIES[args.family]()
+    os.makedirs(args.out, exist_ok=True)
+    books = []
+    for b in range(args.books):
+        direction = "rtl" if b % 3 == 2 else "ltr"
+        name = f"book{b + 1:03d}-{direction}"
+        folder = os.path.join(args.out, name)
+        os.makedirs(folder, exist_ok=True)
+        # Every sixth book has no split at all.
+        pages, splits, kinds, negatives = family.make_book(rng, b, direction, with_splits=b % 6 != 5)
         for i, (img, quality, gray) in enumerate(pages):
             save(img, os.path.join(folder, f"p{i + 1:03d}.jpg"), quality, gray)
         books.append({"name": name, "direction": direction, "pages": len(pages), "splits": splits,
                       "kinds": kinds, "negatives": negatives})
     with open(os.path.join(args.out, "labels.json"), "w") as f:
-        json.dump({"seed": args.seed, "books": books}, f, indent=1, sort_keys=True)
+        json.dump({"seed": args.seed, "family": family.name, "books": books}, f, indent=1, sort_keys=True)
 
 
 if __name__ == "__main__":

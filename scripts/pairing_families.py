@@ -18,7 +18,7 @@ detector tuned on one family can be measured on books it was not tuned on:
          panel borders at the same heights, or one tone along both facing
          edges, without continuing one artwork.
 
-Each family's `make_book(rng, direction, with_splits)` returns the pages in
+Each family's `make_book(rng, index, direction, with_splits)` returns the pages in
 reading order as (image, jpeg quality, gray) and the labels.
 """
 import glob
@@ -126,7 +126,7 @@ class Photo:
         half = half * gain[None, None, :] + rng.uniform(-6, 6)
         return scan(rng, half, seam_side, skew=rng.uniform(-0.3, 0.3), blur=rng.uniform(0.2, 1.0))
 
-    def make_book(self, rng, direction, with_splits):
+    def make_book(self, rng, index, direction, with_splits):
         pages, splits, kinds, negatives = [], [], {}, []
         pages.append(self.ordinary(rng))
         for _ in range(int(rng.integers(5, 9))):
@@ -294,7 +294,7 @@ class Tone:
         a = gray_paper / 255 * a + rng.uniform(0, 12) * (1 - a / 255)
         return scan(rng, a, seam_side, paper=gray_paper)
 
-    def make_book(self, rng, direction, with_splits):
+    def make_book(self, rng, index, direction, with_splits):
         w, h = round(SCAN_W * PRINT), round(SCAN_H * PRINT)
         pages, splits, kinds, negatives = [], [], {}, []
         paper = rng.uniform(228, 252)
