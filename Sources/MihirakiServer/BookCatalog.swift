@@ -78,8 +78,9 @@ final class BookCatalog: Sendable {
         if let known = signatures.withLock({ $0[key] }), now - known.takenAt < refreshSeconds {
             entry.signature = known.signature
         } else {
-            entry.signature = entry.isArchive ? Self.stamp(entry.path)
-                : Self.signature(ofFolder: entry.path, root: root)
+            // KCC's spread labels beside the book decide its layout too.
+            entry.signature = (entry.isArchive ? Self.stamp(entry.path) : Self.signature(ofFolder: entry.path, root: root))
+                + "\n" + Self.stamp(KCCSpreadLabels.path(forBook: entry.path))
             signatures.withLock { $0[key] = (entry.signature, now) }
         }
         return entry

@@ -1,4 +1,5 @@
 import Foundation
+import Mihiraki
 import MihirakiTestSupport
 import Testing
 
@@ -108,5 +109,39 @@ struct PairingConfidenceTests {
         try Data("<ComicInfo><Pages><Page Image=\"1\" DoublePage=\"true\"/></Pages></ComicInfo>".utf8)
             .write(to: URL(fileURLWithPath: book + "/ComicInfo.xml"))
         #expect(try planOutput([book, "--explain"]).contains("# page 2 wide (ComicInfo.xml)"))
+    }
+
+    @Test("KCC's spread labels beside the book declare one artwork; bad labels, or labels reached through a link out of a server's root, are a warning and are not read")
+    func kccLabels() throws {
+        let work = try TemporaryFolder()
+        defer { work.remove() }
+        let book = work.path + "/root/book"
+        try FileManager.default.createDirectory(atPath: book, withIntermediateDirectories: true)
+        for (index, name) in ["tone-1-book006-rtl-p2", "tone-1-book022-ltr-p2", "photo-1-book011-ltr-p2", "photo-1-book017-ltr-p2"].enumerated() {
+            try FileManager.default.copyItem(atPath: Self.folder.appendingPathComponent(name).path + "/p1.jpg",
+                                             toPath: book + "/p\(index + 1).jpg")
+        }
+        let plain = try plan([book])
+        // Images 2 and 3 (0-based): pages 3 and 4, which static pairing puts on two spreads.
+        try Data(#"{"spreads": [2]}"#.utf8).write(to: URL(fileURLWithPath: book + ".json"))
+        let labelled = try plan([book])
+        #expect(labelled.spreads != plain.spreads)
+        #expect(labelled.spreads.contains { Set($0.slots.compactMap(\.page)) == [3, 4] })
+        #expect(try planOutput([book, "--explain"]).contains("# pages 3+4: one artwork (KCC spread labels); a blank before page 3 keeps them together"))
+        #expect(try plan([book, "--pairing", "auto"]).splits == [[3, 4]])
+
+        try Data("not json".utf8).write(to: URL(fileURLWithPath: book + ".json"))
+        let loaded = try Book.load(book)
+        #expect(loaded.warnings.contains { $0.description.contains("book.json") && $0.description.contains("not KCC spread labels") })
+        #expect(try plan([book]).spreads == plain.spreads)
+
+        // A server never reads labels that leave its root.
+        try FileManager.default.removeItem(atPath: book + ".json")
+        try Data(#"{"spreads": [2]}"#.utf8).write(to: URL(fileURLWithPath: work.path + "/outside.json"))
+        try FileManager.default.createSymbolicLink(atPath: book + ".json", withDestinationPath: work.path + "/outside.json")
+        let served = try Book.load(book, confinedTo: work.path + "/root")
+        #expect(served.warnings.contains { $0.description.contains("leaves the served folder") })
+        let servedPlan = try BookPlan(book: served, options: LayoutOptions())
+        #expect(servedPlan.manifest.spreads.map { $0.slots.compactMap(\.page) } == plain.spreads.map { $0.slots.compactMap(\.page) })
     }
 }

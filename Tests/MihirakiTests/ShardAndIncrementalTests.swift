@@ -57,6 +57,21 @@ struct ShardAndIncrementalTests {
         try FileManager.default.setAttributes([.modificationDate: stamp], ofItemAtPath: path)
         let changed = try print(folder.path + "/book")
         #expect(before != changed)
+        // ComicInfo.xml and KCC's spread labels beside the book are content too:
+        // the fingerprint, and the server's content key, follow them.
+        let content = { try Fingerprint.content(of: try Book.load(folder.path + "/book")) }
+        let withoutInfo = try content()
+        try folder.write("book/ComicInfo.xml", Array("<ComicInfo><Manga>No</Manga></ComicInfo>".utf8))
+        let withInfo = try content(), printedWithInfo = try print(folder.path + "/book")
+        try folder.write("book/ComicInfo.xml", Array("<ComicInfo><Manga>YesAndRightToLeft</Manga></ComicInfo>".utf8))
+        #expect(withInfo != withoutInfo && printedWithInfo != changed)
+        let withInfoRTL = try content(), printedRTL = try print(folder.path + "/book")
+        #expect(withInfoRTL != withInfo && printedRTL != printedWithInfo)
+        try folder.write("book.json", Array(#"{"spreads": [0]}"#.utf8))
+        let withLabels = try content()
+        try folder.write("book.json", Array(#"{"spreads": [1]}"#.utf8))
+        let otherLabels = try content()
+        #expect(withLabels != withInfoRTL && otherLabels != withLabels)
     }
 
     @Test("Cleanup removes only temporaries whose writer is gone from this host, or that are old")

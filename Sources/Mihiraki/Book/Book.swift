@@ -27,6 +27,8 @@ public struct Book: Sendable {
     public var warnings: [MihirakiError]
     /// Where `ComicInfo.xml` is in the book, when it has one (readable or not).
     var comicInfoPath: String?
+    /// KCC's spread labels beside the book (`<book>.json`), when there are some.
+    var spreadLabels: KCCSpreadLabels?
     /// What the book file declares about its layout (an EPUB's spine).
     var declarations: BookDeclarations? { storage.declarations }
 
@@ -102,8 +104,10 @@ public struct Book: Sendable {
                                               "ignored: " + error.message, underlying: error))
             }
         }
+        let (spreadLabels, labelsWarning) = KCCSpreadLabels.load(forBook: trimmed, confinedTo: root)
+        if let labelsWarning { warnings.append(labelsWarning) }
         return Book(name: fileName, outputName: outputName, path: trimmed, images: images, comicInfo: comicInfo,
-                    warnings: warnings, storage: storage)
+                    warnings: warnings, comicInfoPath: comicInfoPath, spreadLabels: spreadLabels, storage: storage)
     }
 
     private static func notABook(_ path: String) -> MihirakiError {

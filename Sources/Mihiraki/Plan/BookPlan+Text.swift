@@ -20,8 +20,9 @@ extension BookPlan {
         }
         for source in decisions.deleted { lines.append("# deleted (ComicInfo.xml): \(source)") }
         for first in decisions.declaredSplits.keys.sorted() {
-            lines.append("# pages \(first)+\(first + 1): one artwork (ComicInfo.xml)"
-                + (decisions.declaredSplits[first]! ? "; a blank before page \(first) keeps them together" : ""))
+            let declared = decisions.declaredSplits[first]!
+            lines.append("# pages \(first)+\(first + 1): one artwork (\(declared.origin.rawValue))"
+                + (declared.needsBlank ? "; a blank before page \(first) keeps them together" : ""))
         }
         for seam in decisions.seams {
             let measures = "confidence \(Self.thousandths(seam.confidence)): seam \(Self.thousandths(seam.score)), "

@@ -192,16 +192,27 @@ public struct BookPlan: Sendable {
         // Two consecutive upright pages ComicInfo marks DoublePage are the two
         // halves of one artwork, kept together like a split; any other page it
         // marks is a spread in one file, wide.
-        var declaredSplits: [Int] = []
+        var declaredPairs: [Int: Origin] = [:]
         var page = 1
         while page < pages.count {
             if doublePages.contains(page), doublePages.contains(page + 1), wide[page] == nil, wide[page + 1] == nil {
-                declaredSplits.append(page)
+                declaredPairs[page] = .comicInfo
                 page += 2
             } else {
                 page += 1
             }
         }
+        // KCC's labels name images; a pair both of whose images are pages, consecutive and upright, is one artwork.
+        if let labels = book.spreadLabels {
+            let pageOf = Dictionary(pages.enumerated().map { ($1.source, $0 + 1) }, uniquingKeysWith: { first, _ in first })
+            for image in labels.firstImages.sorted() where image >= 0 && image + 1 < book.images.count {
+                guard let first = pageOf[book.images[image].source], pageOf[book.images[image + 1].source] == first + 1,
+                      wide[first] == nil, wide[first + 1] == nil,
+                      !declaredPairs.keys.contains(where: { abs($0 - first) <= 1 }) else { continue }
+                declaredPairs[first] = .kccLabels
+            }
+        }
+        let declaredSplits = declaredPairs.keys.sorted()
         for page in doublePages where page >= 1 && page <= pages.count
             && !declaredSplits.contains(page) && !declaredSplits.contains(page - 1) {
             wide[page] = .comicInfo
@@ -236,14 +247,16 @@ public struct BookPlan: Sendable {
                 wide[page] == nil && !options.soloPages.contains(page) && !declaredPages.contains(page)
             }
         }
-        var splitBlanks: [Int: Bool] = [:]
+        var splitBlanks: [Int: DeclaredSplit] = [:]
         let splits = declaredSplits + seams.filter(\.isSplit).map(\.first)
         if !splits.isEmpty {
             let repair = Imposition.repairs(pageCount: headers.count, widePages: Set(wide.keys), options: imposition,
                                             splits: splits, sides: sides)
             imposition.blankBefore = repair.blankBefore
             for index in seams.indices { seams[index].needsBlank = repair.repaired.contains(seams[index].first) }
-            for first in declaredSplits { splitBlanks[first] = repair.repaired.contains(first) }
+            for first in declaredSplits {
+                splitBlanks[first] = DeclaredSplit(origin: declaredPairs[first]!, needsBlank: repair.repaired.contains(first))
+            }
         }
         decisions = Decisions(direction: direction, directionOrigin: directionOrigin, cover: cover,
                               coverOrigin: coverOrigin, deleted: deleted, wide: wide, sides: declaredSides,

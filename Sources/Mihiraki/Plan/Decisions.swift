@@ -12,10 +12,8 @@ struct Decisions: Hashable, Sendable {
     var wide: [Int: Origin]
     /// Pages the book puts on a side (numbers after deletions).
     var sides: [Int: DeclaredSide] = [:]
-    /// Two halves of one artwork ComicInfo declares (`DoublePage="true"` on two
-    /// consecutive upright pages), by first page, and whether a blank was
-    /// inserted before it to keep them together.
-    var declaredSplits: [Int: Bool] = [:]
+    /// Two halves of one artwork the book declares, by first page.
+    var declaredSplits: [Int: DeclaredSplit] = [:]
     /// With automatic pairing: every seam judged, in reading order.
     var seams: [Seam] = []
 

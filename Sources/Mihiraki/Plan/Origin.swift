@@ -5,5 +5,6 @@ enum Origin: String, Hashable, Sendable {
     case epubSpine = "EPUB spine"
     case pdfCatalog = "PDF catalog"
     case pageSize = "page size"
+    case kccLabels = "KCC spread labels"
     case `default`
 }

@@ -1,7 +1,8 @@
 import MihirakiCore
 
 /// What a book's output depends on, as one short value: the name, size and
-/// CRC-32 of every image and of `ComicInfo.xml`, the options that change the
+/// CRC-32 of every image, of `ComicInfo.xml` and of KCC's spread labels beside
+/// the book, the options that change the
 /// output, and Mihiraki's release. `render` records it in `manifest.json`;
 /// `--incremental` skips a book whose manifest records the same one. Content
 /// decides, never a time stamp: a page replaced by another of the same size
@@ -21,8 +22,8 @@ package enum Fingerprint {
         return hash.hex
     }
 
-    /// The content part alone: changes exactly when a page or ComicInfo.xml
-    /// changes, whatever the options (the server computes it once per book).
+    /// The content part alone: changes exactly when a page, ComicInfo.xml or
+    /// the spread labels change, whatever the options (the server computes it once per book).
     package static func content(of book: Book) throws -> String {
         var hash = FNV1a()
         try addContent(of: book, to: &hash)
@@ -38,6 +39,7 @@ package enum Fingerprint {
     }
 
     private static func addContent(of book: Book, to hash: inout FNV1a) throws {
+        if let labels = book.spreadLabels { hash.add("KCC spread labels\t\(labels.size)\t\(labels.crc)\n") }
         if let (size, crc) = try book.storage.wholeChecksum() {
             hash.add("book\t\(size)\t\(crc)\n")
             return
