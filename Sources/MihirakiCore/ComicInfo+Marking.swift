@@ -17,7 +17,13 @@ extension ComicInfo {
         if !missing.isEmpty {
             let added = missing.map { "    <Page Image=\"\($0)\" DoublePage=\"true\" />\n" }.joined()
             if let close = text.ranges(of: "</Pages>").last {
-                text.insert(contentsOf: added.dropLast() + "\n  ", at: close.lowerBound)
+                // At the start of the closing tag's line when only indentation precedes it there.
+                var lineStart = close.lowerBound
+                while lineStart > text.startIndex, text[text.index(before: lineStart)] == " " || text[text.index(before: lineStart)] == "\t" {
+                    lineStart = text.index(before: lineStart)
+                }
+                let atLineStart = lineStart == text.startIndex || text[text.index(before: lineStart)] == "\n"
+                text.insert(contentsOf: atLineStart ? added : "\n" + added, at: atLineStart ? lineStart : close.lowerBound)
             } else if let close = text.ranges(of: "</ComicInfo>").last {
                 text.insert(contentsOf: "  <Pages>\n" + added + "  </Pages>\n", at: close.lowerBound)
             }

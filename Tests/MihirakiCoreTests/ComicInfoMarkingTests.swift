@@ -34,6 +34,8 @@ struct ComicInfoMarkingTests {
         #expect([3, 4, 7].allSatisfy { info.pages[$0]?.doublePage == true })
         #expect(marked.contains("<Title>Vol. 1 &amp; more</Title>") && marked.contains("ImageWidth=\"800\"") && marked.contains("Key=\"x\""))
         #expect(marked.contains("DoublePage = 'true'"))
+        // An added page sits on its own line, indented like its neighbours.
+        #expect(marked.contains("<Page DoublePage=\"true\" Image=\"7\" />\n    <Page Image=\"4\" DoublePage=\"true\" />\n  </Pages>"), "\(marked)")
     }
 
     @Test("No <Pages> element: one is added; a malformed original is replaced by a fresh document")
