@@ -98,6 +98,11 @@ struct PairingConfidenceTests {
                                      "--write-comicinfo", "-q"])
         #expect(rendered.status == 0, "\(rendered.stderr)")
         let written = try String(contentsOfFile: work.path + "/out/book/ComicInfo.xml", encoding: .utf8)
+        // --incremental counts ComicInfo.xml among the book's files: a missing one is written again.
+        try FileManager.default.removeItem(atPath: work.path + "/out/book/ComicInfo.xml")
+        let again = try mihiraki(["render", book, "-o", work.path + "/out", "--pairing", "auto", "--size", "x100",
+                                  "--write-comicinfo", "--incremental", "-q"])
+        #expect(again.status == 0 && FileManager.default.fileExists(atPath: work.path + "/out/book/ComicInfo.xml"), "\(again.stderr)")
         #expect(written.contains("<Page Image=\"2\" DoublePage=\"true\" />") && written.contains("<Page Image=\"3\" DoublePage=\"true\" />"))
         try FileManager.default.copyItem(atPath: work.path + "/out/book/ComicInfo.xml", toPath: book + "/ComicInfo.xml")
         let declared = try plan([book])

@@ -49,7 +49,7 @@ struct BookWriter: Sendable {
             try FileSystem.writeAtomically(plan.encode(sheet, path: path), to: path)
         }
         if options.writeComicInfo {
-            try FileSystem.writeAtomically(plan.comicInfoMarkingSplits(), to: folder + "/ComicInfo.xml")
+            try FileSystem.writeAtomically(plan.comicInfoMarkingSplits(), to: folder + "/" + Self.comicInfoName)
         }
         var manifest = plan.manifest
         manifest.fingerprint = try fingerprint ?? Fingerprint.of(plan, run: options)
@@ -60,16 +60,26 @@ struct BookWriter: Sendable {
     /// Whether the folder already holds this book's output: a manifest with
     /// the same fingerprint, and every file it lists.
     func isUpToDate() -> Bool {
-        Self.isUpToDate(folder: folder, fingerprint: fingerprint,
-                        contactSheet: options.contactSheet ? Self.contactSheetName(plan.options.encoding.format) : nil)
+        Self.isUpToDate(folder: folder, fingerprint: fingerprint, alsoWritten: Self.alsoWritten(plan.options, run: options))
     }
 
-    static func isUpToDate(folder: String, fingerprint: String?, contactSheet: String?) -> Bool {
+    /// Whether `folder` holds a manifest with `fingerprint`, every file it
+    /// lists, and every file of `alsoWritten`.
+    static func isUpToDate(folder: String, fingerprint: String?, alsoWritten: [String]) -> Bool {
         guard let fingerprint, let bytes = try? FileSystem.read(folder + "/manifest.json"),
               let manifest = try? Manifest(json: bytes), manifest.fingerprint == fingerprint else { return false }
-        let files = manifest.spreads.map(\.file) + (contactSheet.map { [$0] } ?? [])
+        let files = manifest.spreads.map(\.file) + alsoWritten
         return files.allSatisfy { FileSystem.kind(folder + "/" + $0) == .file }
     }
+
+    /// The files a render writes beside the spreads and the manifest, as the
+    /// run options ask: the contact sheet, `ComicInfo.xml`.
+    static func alsoWritten(_ options: LayoutOptions, run: RunOptions) -> [String] {
+        (run.contactSheet ? [contactSheetName(options.encoding.format)] : []) + (run.writeComicInfo ? [comicInfoName] : [])
+    }
+
+    /// The book's ComicInfo.xml with its splits marked (``RunOptions/writeComicInfo``).
+    static let comicInfoName = "ComicInfo.xml"
 
     /// `contact-sheet.png`, `.jpg`, …: the contact sheet follows the spreads' format.
     static func contactSheetName(_ format: SpreadFormat) -> String {

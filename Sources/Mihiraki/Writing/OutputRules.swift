@@ -97,7 +97,7 @@ extension BookRenderer {
     package static func isUpToDate(_ book: Book, options: LayoutOptions, run: RunOptions, in outputRoot: String) -> Bool {
         BookWriter.isUpToDate(folder: outputRoot + "/" + book.outputName,
                               fingerprint: try? Fingerprint.of(book, options: options, run: run),
-                              contactSheet: run.contactSheet ? BookWriter.contactSheetName(options.encoding.format) : nil)
+                              alsoWritten: BookWriter.alsoWritten(options, run: run))
     }
 
 }
