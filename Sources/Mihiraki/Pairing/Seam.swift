@@ -5,16 +5,16 @@ struct Seam: Hashable, Sendable {
     /// The first page in reading order; the second is `first + 1`.
     var first: Int
     /// How sure the detector is that the two pages are one artwork, in
-    /// thousandths (0…1000): the ``SplitDetector/confidence(seam:levels:margin:)``
-    /// of the three measures below. A seam is a split when this reaches
+    /// thousandths (0…1000): the mean of ``score`` and ``levels``, less what
+    /// ``margin`` falls short of ``SplitDetector/requiredMargin``. A seam is a split when this reaches
     /// the threshold (`--pairing-threshold`) and no stronger overlapping
     /// seam took one of its pages.
     var confidence: Int
-    /// ``SeamScore/score(_:_:)`` of the facing edges, in thousandths.
+    /// ``SeamScore/score(_:_:maxShift:)`` of the facing edges (the better of two scales), in thousandths.
     var score: Int
     /// ``SeamScore/levels(_:_:)`` of the facing edges, in thousandths.
     var levels: Int
-    /// How far the seam beat the best either page makes with any other page nearby, in thousandths.
+    /// How far the seam's strength beat the best either page reaches with any other page nearby, in thousandths.
     var margin: Int
     /// Whether the pages were taken as one artwork.
     var isSplit = false

@@ -80,7 +80,8 @@ enum SeamScore {
         return (-maxShift...maxShift).compactMap { correlation(a, centredA, b, range, shift: $0) }.max()
     }
 
-    /// The score of edge `a` meeting edge `b` (gradients from ``gradient(_:)``),
+    /// The score of edge `a` meeting edge `b` (gradients from ``gradient(_:step:)``
+    /// or ``coarseGradient(_:)``, blocks shifted by up to `maxShift` bands),
     /// in thousandths (−1000…1000), or nil when too little of either edge is drawn.
     static func score(_ a: [Int32], _ b: [Int32], maxShift: Int = maxShift) -> Int? {
         let n = min(a.count, b.count)

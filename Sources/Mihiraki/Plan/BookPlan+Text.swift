@@ -25,8 +25,8 @@ extension BookPlan {
                 + (declared.needsBlank ? "; a blank before page \(first) keeps them together" : ""))
         }
         for seam in decisions.seams {
-            let measures = "confidence \(Self.thousandths(seam.confidence)): seam \(Self.thousandths(seam.score)), "
-                + "levels \(Self.thousandths(seam.levels)), margin \(Self.thousandths(seam.margin))"
+            let measures = "confidence \(decimal(thousandths: seam.confidence)): seam \(decimal(thousandths: seam.score)), "
+                + "levels \(decimal(thousandths: seam.levels)), margin \(decimal(thousandths: seam.margin))"
             guard seam.isSplit else {
                 lines.append("# pages \(seam.first)+\(seam.second): two pages (\(measures))")
                 continue
@@ -36,13 +36,6 @@ extension BookPlan {
             lines.append(line)
         }
         return lines.map { $0 + "\n" }.joined()
-    }
-
-    /// `0.874` for 874.
-    private static func thousandths(_ value: Int) -> String {
-        let magnitude = abs(value)
-        let fraction = String(magnitude % 1000)
-        return (value < 0 ? "-" : "") + "\(magnitude / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
     /// The manifest of this plan: what `manifest.json` and `plan --json` hold.
@@ -61,7 +54,7 @@ extension BookPlan {
                  })
         if options.pairing == .auto {
             manifest.pairing = .auto
-            manifest.splits = (decisions.declaredSplits.keys + decisions.splits.map(\.first)).sorted().map { [$0, $0 + 1] }
+            manifest.splits = decisions.splitFirstPages.map { [$0, $0 + 1] }
             manifest.seams = decisions.seams.map {
                 Manifest.Seam(pages: [$0.first, $0.second], score: Double($0.confidence) / 1000, split: $0.isSplit)
             }

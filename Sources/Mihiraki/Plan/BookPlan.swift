@@ -213,8 +213,8 @@ public struct BookPlan: Sendable {
             }
         }
         let declaredSplits = declaredPairs.keys.sorted()
-        for page in doublePages where page >= 1 && page <= pages.count
-            && !declaredSplits.contains(page) && !declaredSplits.contains(page - 1) {
+        let declaredPages = Set(declaredSplits.flatMap { [$0, $0 + 1] })
+        for page in doublePages where page >= 1 && page <= pages.count && !declaredPages.contains(page) {
             wide[page] = .comicInfo
         }
         var imposition = options.imposition(direction: direction, cover: cover)
@@ -240,7 +240,6 @@ public struct BookPlan: Sendable {
             }
         }
         var seams: [Seam] = []
-        let declaredPages = Set(declaredSplits.flatMap { [$0, $0 + 1] })
         if options.pairing == .auto, let edges, edges.count == headers.count {
             // Wide, solo and declared pages are never part of a detected split; the flags and declarations come first.
             seams = SplitDetector.detect(edges, direction: direction, threshold: options.pairingThresholdThousandths) { page in

@@ -19,6 +19,9 @@ struct Decisions: Hashable, Sendable {
 
     /// The seams taken as splits.
     var splits: [Seam] { seams.filter(\.isSplit) }
+
+    /// The first page of every pair kept together, declared or found, in reading order.
+    var splitFirstPages: [Int] { (declaredSplits.keys + splits.map(\.first)).sorted() }
 }
 
 /// A page the book file puts on one side of its spread.

@@ -28,11 +28,7 @@ package final class JSONWriter {
     func string(_ value: String) { beginValue(); output += quoted(value) }
     func number(_ value: Int) { beginValue(); output += String(value) }
     /// A number in thousandths as a decimal: `0.912` for 912.
-    func thousandths(_ value: Int) {
-        beginValue()
-        let magnitude = abs(value), fraction = String(magnitude % 1000)
-        output += (value < 0 ? "-" : "") + "\(magnitude / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
-    }
+    func thousandths(_ value: Int) { beginValue(); output += decimal(thousandths: value) }
     func bool(_ value: Bool) { beginValue(); output += value ? "true" : "false" }
     func null() { beginValue(); output += "null" }
     func numbers(_ values: [Int]) {
