@@ -2,13 +2,26 @@
 package enum Leaf: Hashable, Sendable {
     /// A page, by its 1-based number after deleted pages are dropped.
     case page(Int)
+    /// One half of a wide page cut at its gutter (`--split-wide`).
+    case half(Int, PageHalf)
     /// A blank dummy page standing in for a missing partner.
     case blank
 
-    /// The page number, or `nil` for a blank.
+    /// The page number (a half's is its wide page's), or `nil` for a blank.
     package var pageNumber: Int? {
-        if case .page(let number) = self { return number }
-        return nil
+        switch self {
+        case .page(let number), .half(let number, _): return number
+        case .blank: return nil
+        }
+    }
+
+    /// `5`, `5a`, or `x` for a blank.
+    package var notation: String {
+        switch self {
+        case .page(let number): return String(number)
+        case .half(let number, let half): return "\(number)\(half.rawValue)"
+        case .blank: return "x"
+        }
     }
 }
 
@@ -20,22 +33,25 @@ package enum Spread: Hashable, Sendable, CustomStringConvertible {
     case wide(Int)
     /// Single-page mode: one page on the image.
     case single(Int)
+    /// Single-page mode: one half of a wide page cut at its gutter (`--split-wide`).
+    case singleHalf(Int, PageHalf)
 
     /// The pages shown, left to right on screen.
     package var pages: [Int] {
         switch self {
         case .pair(let left, let right): return [left.pageNumber, right.pageNumber].compactMap { $0 }
-        case .wide(let page), .single(let page): return [page]
+        case .wide(let page), .single(let page), .singleHalf(let page, _): return [page]
         }
     }
 
-    /// The notation of the imposition rules (Mihiraki.docc/ImpositionRules.md): `[x|1]`, `[4W]`, and `[1]` in single mode.
+    /// The notation of the imposition rules (Mihiraki.docc/ImpositionRules.md): `[x|1]`, `[4W]`, and `[1]` in
+    /// single mode; a wide page cut in two is `[5a|5b]`, or `[5a]` and `[5b]` in single mode.
     package var description: String {
-        func text(_ leaf: Leaf) -> String { leaf.pageNumber.map(String.init) ?? "x" }
         switch self {
-        case .pair(let left, let right): return "[\(text(left))|\(text(right))]"
+        case .pair(let left, let right): return "[\(left.notation)|\(right.notation)]"
         case .wide(let page): return "[\(page)W]"
         case .single(let page): return "[\(page)]"
+        case .singleHalf(let page, let half): return "[\(Leaf.half(page, half).notation)]"
         }
     }
 

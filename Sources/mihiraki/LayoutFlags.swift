@@ -33,6 +33,9 @@ struct LayoutFlags: ParsableArguments {
     @Option(name: .customLong("back-cover"), parsing: .unconditional, help: help("back-cover")) var backCover: String?
     @Option(name: .customLong("pairing"), parsing: .unconditional, help: help("pairing")) var pairing: String?
     @Option(name: .customLong("pairing-threshold"), parsing: .unconditional, help: help("pairing-threshold")) var pairingThreshold: String?
+    @Option(name: .customLong("split-wide"), parsing: .unconditional, help: help("split-wide")) var splitWide: String?
+    @Flag(name: .customLong("crop-borders"), help: help("crop-borders")) var cropBorders = false
+    @Option(name: .customLong("crop-limit"), parsing: .unconditional, help: help("crop-limit")) var cropLimit: String?
 
     /// The flags as the table's names and values, in the table's order.
     var given: [(name: String, value: String)] {
@@ -48,6 +51,8 @@ struct LayoutFlags: ParsableArguments {
             "quality": quality.map { [$0] } ?? [], "lossless": lossless ? [""] : [],
             "compression": compression.map { [$0] } ?? [], "back-cover": backCover.map { [$0] } ?? [],
             "pairing": pairing.map { [$0] } ?? [], "pairing-threshold": pairingThreshold.map { [$0] } ?? [],
+            "split-wide": splitWide.map { [$0] } ?? [], "crop-borders": cropBorders ? [""] : [],
+            "crop-limit": cropLimit.map { [$0] } ?? [],
         ]
         return LayoutOptions.table.flatMap { option in (values[option.name] ?? []).map { (option.name, $0) } }
     }
@@ -58,6 +63,34 @@ struct LayoutFlags: ParsableArguments {
         try options.set(given)
         try options.validate()
         return options
+    }
+
+    /// The command line with every flag whose value is optional
+    /// (``LayoutOption/optionalValue``) given one: `--split-wide` followed by
+    /// anything but one of its words becomes `--split-wide=auto`.
+    static func withOptionalValues(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" {
+                result += arguments[(index - 1)...]
+                break
+            }
+            guard argument.hasPrefix("--"), let option = LayoutOptions.option(named: String(argument.dropFirst(2))),
+                  let optional = option.optionalValue else {
+                result.append(argument)
+                continue
+            }
+            if index < arguments.count, optional.takes.contains(arguments[index].lowercased()) {
+                result += [argument, arguments[index]]
+                index += 1
+            } else {
+                result.append(argument + "=" + optional.alone)
+            }
+        }
+        return result
     }
 
     /// The table's help for a flag, with its placeholder.

@@ -47,7 +47,7 @@ if let message = unknownCommand(Array(CommandLine.arguments.dropFirst())) {
 }
 
 do {
-    var command = try MihirakiCommand.parseAsRoot()
+    var command = try MihirakiCommand.parseAsRoot(LayoutFlags.withOptionalValues(Array(CommandLine.arguments.dropFirst())))
     if var serving = command as? any AsyncParsableCommand {
         try await runAsync(&serving)
     } else {

@@ -16,7 +16,7 @@ func mihirakiPath() throws -> String {
 /// this process (its own parsing, options and library calls), without
 /// starting the program: for tests of what plan says, not of how the
 /// program exits.
-func planOutput(_ arguments: [String]) throws -> String { try PlanCommand.parse(arguments).output().text }
+func planOutput(_ arguments: [String]) throws -> String { try PlanCommand.parse(LayoutFlags.withOptionalValues(arguments)).output().text }
 
 /// Runs the built `mihiraki` executable, as a user would.
 func mihiraki(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {

@@ -6,7 +6,7 @@ import Testing
 struct GeometryTests {
     func place(_ spread: Spread, sizes: [Int: (Int, Int)], _ options: GeometryOptions = GeometryOptions())
         -> [PlacedSlot] {
-        Layout.place(spread, pageSize: { sizes[$0]! }, options: options)
+        Layout.place(spread, pageSize: { sizes[$0.pageNumber!]! }, options: options)
     }
 
     @Test("The worked example: 1500×2134 right page on 2048×1536 is [1024, 66, 987, 1404]")

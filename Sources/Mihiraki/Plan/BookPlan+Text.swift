@@ -1,3 +1,5 @@
+import MihirakiCore
+
 extension BookPlan {
     /// `plan`'s text form: one line per spread, such as `[x|1]`.
     public var text: String {
@@ -35,6 +37,20 @@ extension BookPlan {
             if seam.needsBlank { line += "; a blank before page \(seam.first) keeps them together" }
             lines.append(line)
         }
+        for page in cuts.keys.sorted() {
+            let cut = cuts[page]!
+            if let split = cut.split {
+                lines.append("# page \(page) split at x \(split.x) (\(split.reason), confidence \(decimal(thousandths: split.confidence)))")
+            }
+            if cut.cropped {
+                let leaves: [Leaf] = cut.split == nil ? [.page(page)] : [.half(page, .a), .half(page, .b)]
+                for leaf in leaves {
+                    let box = cut.box(for: leaf)!
+                    lines.append("# page \(leaf.notation) crop [\(box.x), \(box.y), \(box.width), \(box.height)]")
+                }
+            }
+            for note in cut.notes { lines.append("# page \(page) \(note)") }
+        }
         return lines.map { $0 + "\n" }.joined()
     }
 
@@ -46,12 +62,22 @@ extension BookPlan {
                      Manifest.Spread(file: entry.file, slots: entry.slots.map { slot in
                          let rect = slot.rect
                          let page = slot.leaf.pageNumber
-                         return Manifest.Slot(side: slot.side.rawValue, page: page,
-                                              source: page.map { pages[$0 - 1].source },
-                                              blank: page == nil ? true : nil,
-                                              rect: [rect.x, rect.y, rect.width, rect.height])
+                         var placed = Manifest.Slot(side: slot.side.rawValue, page: page,
+                                                    source: page.map { pages[$0 - 1].source },
+                                                    blank: page == nil ? true : nil,
+                                                    rect: [rect.x, rect.y, rect.width, rect.height])
+                         if let page, let cut = cuts[page] {
+                             if case .half(_, let half) = slot.leaf { placed.half = half.rawValue }
+                             placed.split = cut.split.map { Manifest.Split(x: $0.x, confidence: Double($0.confidence) / 1000) }
+                             if cut.cropped, let box = cut.box(for: slot.leaf) {
+                                 placed.crop = [box.x, box.y, box.width, box.height]
+                             }
+                         }
+                         return placed
                      })
                  })
+        manifest.splitWide = options.splitWide
+        if options.cropBorders { manifest.cropBorders = Manifest.CropBorders(limit: options.cropLimit) }
         if options.pairing == .auto {
             manifest.pairing = .auto
             manifest.splits = decisions.splitFirstPages.map { [$0, $0 + 1] }

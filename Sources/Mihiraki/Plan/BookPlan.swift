@@ -35,8 +35,11 @@ public struct BookPlan: Sendable {
     private let frontCover: Bool
     /// The pages' edges, read for `--pairing auto` and kept to replan without reading pixels again.
     let edges: [PageEdges?]?
-    /// Pages drawn while their edges were read, for `render` to take.
+    /// Pages drawn while their edges were read, or their boxes while they
+    /// were measured for cutting, for `render` to take.
     let drawnAhead: DrawnAhead?
+    /// How `--split-wide` and `--crop-borders` cut each page they cut, by page number.
+    let cuts: [Int: PageCut]
 
     /// The direction used, after `auto` is resolved.
     var direction: ReadingDirection { decisions.direction }
@@ -86,15 +89,24 @@ public struct BookPlan: Sendable {
         let frontCover = keptImageIndex.first.flatMap { book.comicInfo?.pages[$0]?.isFrontCover } ?? false
         let deleted = deletedImages.sorted().filter { $0 < book.images.count }.map { book.images[$0].source }
         // Without edges the plan is the static one: where each page is drawn unless a split moves it.
-        let staticPlan = BookPlan(book: book, pages: kept, headers: headers, doublePages: doublePages,
+        var staticPlan = BookPlan(book: book, pages: kept, headers: headers, doublePages: doublePages,
                                   frontCover: frontCover, deleted: deleted, options: options)
+        var drawnAhead: DrawnAhead?
+        if options.cutsPages {
+            let read = try Self.readCuts(staticPlan, jobs: jobs, budget: budget)
+            drawnAhead = read.drawn
+            staticPlan = BookPlan(book: book, pages: kept, headers: headers, doublePages: doublePages, frontCover: frontCover,
+                                  deleted: deleted, cuts: read.cuts, drawnAhead: drawnAhead, options: options)
+        }
         guard options.pairing == .auto else {
             self = staticPlan
             return
         }
-        let read = try Self.readEdges(staticPlan, jobs: jobs, budget: budget)
+        // Pages that are cut were drawn as they were measured; pairing draws the others.
+        let read = try Self.readEdges(staticPlan, jobs: jobs, budget: options.cutsPages ? 0 : budget)
         self.init(book: book, pages: kept, headers: headers, doublePages: doublePages, frontCover: frontCover,
-                  deleted: deleted, edges: read.edges, drawnAhead: read.drawn, options: options)
+                  deleted: deleted, edges: read.edges, cuts: staticPlan.cuts, drawnAhead: drawnAhead ?? read.drawn,
+                  options: options)
     }
 
     /// A page drawn in the decode that read its edges (``DrawnAhead``): its
@@ -136,8 +148,15 @@ public struct BookPlan: Sendable {
             }
         }
         let edges = options.pairing == .auto ? try self.edges ?? Self.readEdges(book, pages, maxPixels: options.maxPixels, jobs: 1).edges : nil
-        return BookPlan(book: book, pages: pages, headers: headers, doublePages: doublePages, frontCover: frontCover,
-                        deleted: decisions.deleted, edges: edges, options: options)
+        var plan = BookPlan(book: book, pages: pages, headers: headers, doublePages: doublePages, frontCover: frontCover,
+                            deleted: decisions.deleted, edges: edges, options: options)
+        if options.cutsPages {
+            // The cuts depend on the canvas and the direction too: measured again unless every input is the same.
+            let cuts = plan.cutInputs == cutInputs ? self.cuts : try Self.readCuts(plan, jobs: 1, budget: 0).cuts
+            plan = BookPlan(book: book, pages: pages, headers: headers, doublePages: doublePages, frontCover: frontCover,
+                            deleted: decisions.deleted, edges: edges, cuts: cuts, options: options)
+        }
+        return plan
     }
 
     /// Imposes a book whose page headers are already known.
@@ -148,8 +167,8 @@ public struct BookPlan: Sendable {
     ///   - frontCover: ComicInfo marks the first page `FrontCover`.
     ///   - edges: the pages' edges, for `--pairing auto`.
     init(book: Book, pages: [Book.PageFile], headers: [PageHeader], doublePages: Set<Int> = [],
-         frontCover: Bool = false, deleted: [String] = [], edges: [PageEdges?]? = nil, drawnAhead: DrawnAhead? = nil,
-         options: LayoutOptions) {
+         frontCover: Bool = false, deleted: [String] = [], edges: [PageEdges?]? = nil, cuts: [Int: PageCut] = [:],
+         drawnAhead: DrawnAhead? = nil, options: LayoutOptions) {
         precondition(headers.count == pages.count, "one header per page")
         self.book = book
         self.options = options
@@ -159,6 +178,7 @@ public struct BookPlan: Sendable {
         self.doublePages = doublePages
         self.frontCover = frontCover
         self.edges = edges
+        self.cuts = cuts
         self.drawnAhead = drawnAhead
 
         let declared = book.declarations
@@ -264,13 +284,12 @@ public struct BookPlan: Sendable {
         // A FrontCover keeps page 1 alone even if pairing would not (it already
         // is with the default cover, and --cover paired is a flag that wins).
         let spreads = Imposition.spreads(pageCount: headers.count, widePages: Set(wide.keys), options: imposition)
+            .flatMap { Self.shown($0, cuts: cuts, direction: direction, options: options) }
         let digits = max(3, String(spreads.count).count)
-        let geometry = options.geometry
         entries = spreads.enumerated().map { index, spread in
             let number = String(index + 1)
             let file = "spread-" + String(repeating: "0", count: digits - number.count) + number + "." + options.encoding.format.fileExtension
-            let slots = Layout.place(spread, pageSize: { (headers[$0 - 1].width, headers[$0 - 1].height) },
-                                     options: geometry)
+            let slots = Self.place(spread, cuts: cuts, headers: headers, options: options)
             return Entry(file: file, spread: spread, slots: slots)
         }
     }

@@ -45,6 +45,17 @@ package struct LayoutOption: Sendable {
     let record: @Sendable (LayoutOptions) -> String
     /// False for options added after 0.3.0: left out of the record at their default.
     private(set) var isRecordedAtDefault = true
+    /// A flag whose value may be left out on the command line (`--split-wide`
+    /// alone means `--split-wide auto`): the value it means alone, and the
+    /// words it takes as its value. A query always names the value.
+    package private(set) var optionalValue: (alone: String, takes: [String])?
+
+    /// This option with its value optional on the command line: alone it means `alone`.
+    func valueOptional(alone: String) -> LayoutOption {
+        var option = self
+        option.optionalValue = (alone, valueName.split(separator: "|").map(String.init))
+        return option
+    }
 
     /// This option, recorded only when it is not at its default (see ``LayoutOptions/recorded``).
     var since: LayoutOption {
@@ -116,6 +127,13 @@ extension LayoutOptions {
         .parsed("pairing-threshold", "T", "With --pairing auto: the confidence, 0 to 1, two pages need to be kept together as one artwork; lower finds more and risks false ones. Default \(Double(SplitDetector.defaultThreshold) / 1000).",
                 example: "0.5", expected: "a number from 0 to 1", \.pairingThreshold,
                 { Double($0).flatMap { (0...1).contains($0) ? $0 : nil } }).since,
+        .choice("split-wide", "Cut every wide page into its two halves at the gutter: auto (the default when the flag is alone) finds the fold from the pixels; center cuts at the middle; off leaves wide pages whole (the default).",
+                example: .center, \.splitWide, none: "off").since.valueOptional(alone: "auto"),
+        .flag("crop-borders", "Cut scanner borders (white, black or grey frames) off every page before it is fitted; the two pages of a spread are drawn at one scale.",
+              \.cropBorders).since,
+        .parsed("crop-limit", "P", "With --crop-borders: the most taken from any side, in percent of the page's width or height. Default 10.",
+                example: "5", expected: "a whole number of percent from 0 to 49", \.cropLimit,
+                { Int($0).flatMap { (0...49).contains($0) ? $0 : nil } }).since,
     ]
 
     /// The names of every option, in the table's order.

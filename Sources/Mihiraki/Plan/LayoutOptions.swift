@@ -44,6 +44,12 @@ public struct LayoutOptions: Sendable {
     /// With automatic pairing, the confidence (0…1) a seam needs to be taken
     /// as a split: lower finds more splits and risks false ones.
     public var pairingThreshold = Double(SplitDetector.defaultThreshold) / 1000
+    /// Cut every wide page into its two halves at the gutter (`--split-wide`); `nil` leaves wide pages whole.
+    public var splitWide: SplitWideMode? = nil
+    /// Cut each page to its content, dropping scanner borders (`--crop-borders`).
+    public var cropBorders = false
+    /// The most `--crop-borders` takes from any side, in percent of the page's width or height.
+    public var cropLimit = 10
     /// Convert pages with an embedded ICC profile to sRGB (`--color-manage
     /// auto`, the default); `false` takes the stored values (`off`).
     public var colorManage = true
@@ -56,6 +62,9 @@ public struct LayoutOptions: Sendable {
 
     /// Options with every default.
     public init() {}
+
+    /// Whether pages are cut before they are drawn (split, cropped, or both).
+    var cutsPages: Bool { splitWide != nil || cropBorders }
 
     /// ``pairingThreshold`` in thousandths, as the detector compares it.
     var pairingThresholdThousandths: Int { Int((pairingThreshold * 1000).rounded()) }
@@ -98,6 +107,9 @@ public struct LayoutOptions: Sendable {
         }
         guard (0...1).contains(pairingThreshold) else {
             throw MihirakiError(.usage, "--pairing-threshold must be a number from 0 to 1")
+        }
+        guard (0...49).contains(cropLimit) else {
+            throw MihirakiError(.usage, "--crop-limit must be a whole number of percent from 0 to 49")
         }
         if let bad = soloPages.union(blankBefore).first(where: { $0 < 1 }) {
             throw MihirakiError(.usage, "page numbers start at 1 (got \(bad))")

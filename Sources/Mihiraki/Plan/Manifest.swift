@@ -32,12 +32,38 @@ public struct Manifest: Codable, Equatable, Sendable {
         public var blank: Bool?
         /// `[x, y, width, height]` in canvas pixels, after snapping.
         public var rect: [Int]
+        /// With `--split-wide`: which half of a wide page this is, `a` (read first) or `b`.
+        public var half: String?
+        /// With `--split-wide`: where the wide page was cut (on both its halves).
+        public var split: Split?
+        /// With `--crop-borders`: the box of the page drawn, `[x, y, width,
+        /// height]` in the page's pixels as decoded (for a half, the wide page's).
+        public var crop: [Int]?
 
         /// `left 2 [37, 66, 987, 1404] p2.png`, or `right blank [...]`.
         var text: String {
-            "\(side) \(page.map(String.init) ?? "blank") [\(rect.map(String.init).joined(separator: ", "))]"
-                + (source.map { " " + $0 } ?? "")
+            "\(side) \(leaf.notation) [\(rect.map(String.init).joined(separator: ", "))]" + (source.map { " " + $0 } ?? "")
         }
+
+        /// The page, half or blank, as the plan notation writes it.
+        var leaf: Leaf {
+            guard let page else { return .blank }
+            return half.flatMap(PageHalf.init(rawValue:)).map { .half(page, $0) } ?? .page(page)
+        }
+    }
+
+    /// Where a wide page was cut into its halves.
+    public struct Split: Codable, Equatable, Sendable {
+        /// The first column of the right half, in the wide page's pixels as decoded.
+        public var x: Int
+        /// How sure the finder is of the fold, 0…1 (`--split-wide center`: 1).
+        public var confidence: Double
+    }
+
+    /// `--crop-borders` and its limit.
+    public struct CropBorders: Codable, Equatable, Sendable {
+        /// `--crop-limit`, in percent.
+        public var limit: Int
     }
 
     /// Two consecutive pages `--pairing auto` judged.
@@ -61,10 +87,13 @@ public struct Manifest: Codable, Equatable, Sendable {
         /// ``MihirakiCore/Spread``'s own description; `?` where a manifest
         /// read from disk does not describe a spread.
         var notation: String {
-            let leaves = slots.map { $0.page.map(Leaf.page) ?? .blank }
-            switch (slots.first?.side, leaves.first?.pageNumber) {
-            case ("wide", let page?) where slots.count == 1: return MihirakiCore.Spread.wide(page).description
-            case ("single", let page?) where slots.count == 1: return MihirakiCore.Spread.single(page).description
+            let leaves = slots.map(\.leaf)
+            switch (slots.first?.side, leaves.first) {
+            case ("wide", let leaf?) where slots.count == 1 && leaf.pageNumber != nil:
+                return MihirakiCore.Spread.wide(leaf.pageNumber!).description
+            case ("single", .page(let page)?) where slots.count == 1: return MihirakiCore.Spread.single(page).description
+            case ("single", .half(let page, let half)?) where slots.count == 1:
+                return MihirakiCore.Spread.singleHalf(page, half).description
             case _ where slots.count == 2: return MihirakiCore.Spread.pair(left: leaves[0], right: leaves[1]).description
             default: return "[?]"
             }
@@ -98,8 +127,17 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// one artwork and whether they were taken as a split (`splits` lists
     /// the same pairs, in the form manifests had before confidences).
     public var seams: [Seam]?
+    /// `auto` or `center` when wide pages were cut in two (`--split-wide`); absent otherwise.
+    public var splitWide: SplitWideMode?
+    /// With `--crop-borders`: its limit; absent otherwise.
+    public var cropBorders: CropBorders?
     /// Every output image, in file order.
     public var spreads: [Spread]
+
+    enum CodingKeys: String, CodingKey {
+        case book, canvas, layout, direction, fingerprint, pairing, splits, seams, spreads
+        case splitWide = "split_wide", cropBorders = "crop_borders"
+    }
 
     /// Decodes a manifest written by Mihiraki.
     /// - Parameter json: the bytes of a `manifest.json`.
@@ -147,6 +185,11 @@ public struct Manifest: Codable, Equatable, Sendable {
                     }
                 }
             }
+            if let splitWide { json.key("split_wide"); json.string(splitWide.rawValue) }
+            if let cropBorders {
+                json.key("crop_borders")
+                json.object(inline: true) { json.key("limit"); json.number(cropBorders.limit) }
+            }
             json.key("spreads")
             json.array {
                 for spread in spreads {
@@ -171,6 +214,15 @@ public struct Manifest: Codable, Equatable, Sendable {
             if let source = slot.source { json.key("source"); json.string(source) }
             if let blank = slot.blank { json.key("blank"); json.bool(blank) }
             json.key("rect"); json.numbers(slot.rect)
+            if let half = slot.half { json.key("half"); json.string(half) }
+            if let split = slot.split {
+                json.key("split")
+                json.object(inline: true) {
+                    json.key("x"); json.number(split.x)
+                    json.key("confidence"); json.thousandths(Int((split.confidence * 1000).rounded()))
+                }
+            }
+            if let crop = slot.crop { json.key("crop"); json.numbers(crop) }
         }
     }
 }

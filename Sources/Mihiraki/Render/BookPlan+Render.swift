@@ -77,8 +77,8 @@ extension BookPlan {
             case .blank:
                 canvas.fill(x: rect.x, y: rect.y, width: rect.width, height: rect.height,
                             color: blank.premultipliedOver(background))
-            case .page(let number):
-                try draw(page: number, into: &canvas, rect: rect, timer: timer)
+            case .page(let number), .half(let number, _):
+                try draw(slot.leaf, page: number, into: &canvas, rect: rect, timer: timer)
                 try timer.checkDeadline()
             }
         }
@@ -108,24 +108,32 @@ extension BookPlan {
     /// its edges were read, when there is one of that size, or else decoded
     /// row by row and resampled as the rows arrive (a worker never holds a
     /// whole decoded page).
-    func draw(page number: Int, into canvas: inout PixelBuffer, rect: PixelRect, timer: StageTimer) throws {
+    func draw(_ leaf: Leaf, page number: Int, into canvas: inout PixelBuffer, rect: PixelRect, timer: StageTimer) throws {
         if TestFault.planned != nil { TestFault.strike(drawing: book.displayPath(pages[number - 1])) }
         let inside = rect.x >= 0 && rect.y >= 0 && rect.width > 0 && rect.height > 0
             && rect.x + rect.width <= canvas.width && rect.y + rect.height <= canvas.height
-        if inside, let drawn = drawnAhead?.take(page: number, width: rect.width, height: rect.height,
-                                                channels: canvas.channels) {
+        if inside, let drawn = drawnAhead?.take(leaf, width: rect.width, height: rect.height, channels: canvas.channels) {
             timer.measure(.compose) { canvas.blit(drawn, x: rect.x, y: rect.y) }
             return
         }
         let bytes = try timer.measure(.read) { try book.read(pages[number - 1]) }
+        // A cut page is drawn from the decode it was measured in (BookPlan+Cutting).
+        let box = cuts[number]?.box(for: leaf)
+        func drawing(into target: inout PixelBuffer, rect: PixelRect) throws {
+            if let box {
+                let sample = try timer.measure(.decode) { try decodeForCutting(page: number, bytes: bytes) }
+                timer.measure(.resample) { draw(sample, box: box, page: number, into: &target, rect: rect) }
+            } else {
+                try draw(page: number, bytes: bytes, into: &target, rect: rect, timer: timer)
+            }
+        }
         if inside {
-            try draw(page: number, bytes: bytes, into: &canvas, rect: rect, timer: timer)
+            try drawing(into: &canvas, rect: rect)
         } else {
             // Only with odd options can a rectangle reach outside the
             // canvas (or be empty): draw it alone, then clip.
             var alone = PixelBuffer(width: max(rect.width, 1), height: max(rect.height, 1), channels: canvas.channels)
-            try draw(page: number, bytes: bytes, into: &alone, rect: PixelRect(x: 0, y: 0, width: alone.width, height: alone.height),
-                     timer: timer)
+            try drawing(into: &alone, rect: PixelRect(x: 0, y: 0, width: alone.width, height: alone.height))
             if alone.channels > canvas.channels { canvas = canvas.expandedToRGB() }
             if rect.width > 0 && rect.height > 0 { canvas.blit(alone, x: rect.x, y: rect.y) }
         }

@@ -21,19 +21,23 @@ final class DrawnAhead: Sendable {
     /// The most a run holds in drawn pages.
     static let budget = 512 << 20
 
-    private let images: Mutex<[Int: PixelBuffer]>
+    private let images: Mutex<[Leaf: PixelBuffer]>
 
-    init(_ images: [Int: PixelBuffer]) { self.images = Mutex(images) }
+    init(_ images: [Leaf: PixelBuffer]) { self.images = Mutex(images) }
+
+    init(_ images: [Int: PixelBuffer]) {
+        self.images = Mutex(Dictionary(uniqueKeysWithValues: images.map { (Leaf.page($0.key), $0.value) }))
+    }
 
     /// Bytes held.
     var byteCount: Int { images.withLock { $0.values.reduce(0) { $0 + $1.pixels.count } } }
 
-    /// Page `number`'s copy if it has this size and layout, given up: each page is drawn once.
-    func take(page number: Int, width: Int, height: Int, channels: Int) -> PixelBuffer? {
+    /// A page's (or half's) copy if it has this size and layout, given up: each is drawn once.
+    func take(_ leaf: Leaf, width: Int, height: Int, channels: Int) -> PixelBuffer? {
         images.withLock { images in
-            guard let image = images[number], image.width == width, image.height == height,
+            guard let image = images[leaf], image.width == width, image.height == height,
                   image.channels == channels else { return nil }
-            images[number] = nil
+            images[leaf] = nil
             return image
         }
     }

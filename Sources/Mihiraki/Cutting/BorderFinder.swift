@@ -1,0 +1,86 @@
+import MihirakiCore
+import MihirakiRaster
+
+/// Finds a page's border (SPEC §3b, `--crop-borders`): the frame of rows and
+/// columns, from each edge inwards, whose pixels stay within ``tolerance``
+/// of the edge's own colour, a line counting as border while at most
+/// ``specksPerMille`` of its pixels differ (dust, JPEG noise). The colour is
+/// the median of the outermost line, then of each border line in turn, so
+/// a border that darkens slowly towards a scanner's lid still counts.
+/// Integer arithmetic on the decoded samples: the same on every machine.
+enum BorderFinder {
+    /// How far, in levels of 255 on any colour channel, a border pixel may
+    /// be from its line's colour. Chosen with `scripts/bench-split` (docs/split-and-crop.md).
+    static let tolerance = 40
+    /// How far apart a border's colour channels may be: more is a coloured edge, art.
+    static let neutral = 30
+    /// The share of a line, in thousandths, that may differ and the line still be border.
+    static let specksPerMille = 5
+
+    /// The border's width on each side of `region` (in `image`'s pixels),
+    /// at most `limitX` on the left and right and `limitY` at the top and bottom.
+    static func borders(in image: PixelBuffer, region: PixelRect, limitX: Int, limitY: Int)
+        -> (left: Int, top: Int, right: Int, bottom: Int) {
+        let limitX = min(limitX, region.width / 2), limitY = min(limitY, region.height / 2)
+        var b = (left: 0, top: 0, right: 0, bottom: 0)
+        // Twice: the second pass measures each side only between the borders the first found across it.
+        for _ in 0..<2 {
+            let rows = (region.y + b.top)..<(region.y + region.height - b.bottom)
+            let columns = (region.x + b.left)..<(region.x + region.width - b.right)
+            b = (left: depth(image, lines: region.x..<(region.x + limitX), along: rows, vertical: true),
+                 top: depth(image, lines: region.y..<(region.y + limitY), along: columns, vertical: false),
+                 right: depth(image, lines: ((region.x + region.width - limitX)..<(region.x + region.width)).reversed(),
+                              along: rows, vertical: true),
+                 bottom: depth(image, lines: ((region.y + region.height - limitY)..<(region.y + region.height)).reversed(),
+                               along: columns, vertical: false))
+        }
+        return b
+    }
+
+    /// How many of `lines` (columns when `vertical`, else rows), taken in
+    /// order from the edge, are border, each over the span `along`.
+    private static func depth<Lines: Sequence<Int>>(_ image: PixelBuffer, lines: Lines, along span: Range<Int>,
+                                                    vertical: Bool) -> Int {
+        guard span.count > 0 else { return 0 }
+        let colors = min(image.channels, 3), channels = image.channels, rowBytes = image.rowBytes
+        let allowed = span.count * specksPerMille / 1000
+        var reference: [Int]?, edge: [Int]?
+        var count = 0
+        image.pixels.withUnsafeBufferPointer { pixels in
+            func offset(_ line: Int, _ position: Int) -> Int {
+                vertical ? position * rowBytes + line * channels : line * rowBytes + position * channels
+            }
+            for line in lines {
+                let median = (0..<colors).map { channel in
+                    var histogram = [Int](repeating: 0, count: 256)
+                    for position in span { histogram[Int(pixels[offset(line, position) + channel])] += 1 }
+                    var seen = 0
+                    for value in 0..<256 {
+                        seen += histogram[value]
+                        if 2 * seen >= span.count { return value }
+                    }
+                    return 255
+                }
+                // A border is white, black or grey: a coloured edge is art.
+                if reference == nil && median.max()! - median.min()! > neutral { return }
+                // Each line is near the last border line, and all stay near the outermost.
+                if let edge, zip(median, edge).contains(where: { abs($0 - $1) > tolerance }) { return }
+                let color = reference ?? median
+                var differing = 0
+                for position in span {
+                    let base = offset(line, position)
+                    for channel in 0..<colors where abs(Int(pixels[base + channel]) - color[channel]) > tolerance {
+                        differing += 1
+                        break
+                    }
+                    if differing > allowed { break }
+                }
+                guard differing <= allowed else { return }
+                count += 1
+                reference = median
+                if edge == nil { edge = median }
+            }
+        }
+        return count
+    }
+}

@@ -1,0 +1,269 @@
+import MihirakiRaster
+
+/// Finds the fold of a wide page (SPEC §3b, `--split-wide auto`) within the
+/// middle fifth of its width. A mark runs the whole height: a gutter
+/// shadow (a smooth valley of brightness, darkest at the fold), a step in
+/// paper tone between two flat sides, or a break in the content (two pages
+/// joined edge to edge). A mark must show in at least ``agreement`` of 16
+/// bands of rows, so an edge inside the artwork that runs part of the
+/// height (a panel frame, a photo's border) is not one. In a rotated scan
+/// the bands' positions lie on a slanted line, and the fold is where that
+/// line crosses the middle row. Where nothing marks it, the fold is the
+/// exact middle. Integer profiles; the same on every machine.
+enum GutterFinder {
+    /// What was found, in the sample's pixels.
+    struct Fold: Equatable {
+        /// The first column of the right half.
+        var x: Int
+        /// Thousandths: the share of bands that agree on a mark, 500 for the middle.
+        var confidence: Int
+        /// `gutter shadow`, `paper tone`, `join`, or `middle`.
+        var reason: String
+    }
+
+    static let bands = 16
+    /// Bands that must show a mark for it to count (of ``bands``).
+    static let agreement = 12
+    /// The least depth of a shadow's valley, in 1/16 levels.
+    static let shadowDepth = 4 * 16
+    /// The least step in paper tone, in 1/16 levels.
+    static let toneStep = 4 * 16
+
+    static func find(in image: PixelBuffer) -> Fold {
+        let width = image.width, height = image.height
+        let middle = Fold(x: width / 2, confidence: 500, reason: "middle")
+        guard width >= 64, height >= bands * 2 else { return middle }
+        let radius = max(2, width / 100)
+        let low = width * 2 / 5, high = (width * 3 + 4) / 5
+        let first = max(1, low - 6 * radius), last = min(width - 1, high + 6 * radius)
+        let profiles = Profiles(image, columns: first..<last, bands: bands)
+        let whole = profiles.total
+        if let fold = shadow(profiles, whole: whole, low: low, high: high, radius: radius, height: height) { return fold }
+        if let fold = step(profiles, whole: whole, low: low, high: high, radius: radius, height: height) { return fold }
+        if let fold = join(profiles, low: low, high: high, radius: radius, height: height) { return fold }
+        return middle
+    }
+
+    /// A valley of brightness in the paper's level (``Profiles/paper``, with
+    /// thin dark lines such as frames closed over): of the valleys at least
+    /// ``shadowDepth`` deep, the one the most bands show at the same column.
+    private static func shadow(_ p: Profiles, whole: [Int], low: Int, high: Int, radius: Int, height: Int) -> Fold? {
+        let paper = p.paper.map { p.closed(p.smoothed($0, radius: 1), radius: radius) }
+        let total = (0..<p.columns.count).map { i in paper.reduce(0) { $0 + $1[i] } / paper.count }
+        let tolerance = max(3, p.columns.count / 100)
+        var best: [(band: Int, x: Int)] = []
+        var x = low
+        while x < high {
+            defer { x += 1 }
+            guard let center = valley(total, p, in: x..<(x + 1), reach: 6 * radius, strictMinimum: true) else { continue }
+            var positions: [(band: Int, x: Int)] = []
+            for band in 0..<bands {
+                let around = max(p.columns.lowerBound + 1, center - tolerance)..<min(p.columns.upperBound - 1, center + tolerance + 1)
+                if let bx = valley(paper[band], p, in: around, reach: 6 * radius) { positions.append((band, bx)) }
+            }
+            if positions.count > best.count { best = positions }
+        }
+        return fold(best, height: height, reason: "gutter shadow")
+    }
+
+    /// The centre of the valley whose bottom lies in `range`, if both sides
+    /// rise by `depth` within `reach`; with `strictMinimum`, only where the
+    /// bottom is lower than both neighbours' smoothed levels.
+    private static func valley(_ profile: [Int], _ p: Profiles, in range: Range<Int>, reach: Int, depth: Int = shadowDepth,
+                               strictMinimum: Bool = false) -> Int? {
+        guard !range.isEmpty else { return nil }
+        var bottom = range.lowerBound
+        for x in range where profile[p.index(x)] < profile[p.index(bottom)] { bottom = x }
+        let floor = profile[p.index(bottom)]
+        if strictMinimum {
+            guard bottom > p.columns.lowerBound, bottom < p.columns.upperBound - 1,
+                  profile[p.index(bottom - 1)] >= floor, profile[p.index(bottom + 1)] > floor else { return nil }
+        }
+        let leftTop = (max(p.columns.lowerBound, bottom - reach)...bottom).map { profile[p.index($0)] }.max()!
+        let rightTop = (bottom...min(p.columns.upperBound - 1, bottom + reach)).map { profile[p.index($0)] }.max()!
+        let rise = min(leftTop, rightTop) - floor
+        guard rise >= depth else { return nil }
+        // The middle of the valley's lowest tenth, so noise at its bottom does not move it.
+        let ceiling = floor + rise / 10
+        var left = bottom, right = bottom
+        while left > p.columns.lowerBound && profile[p.index(left - 1)] <= ceiling { left -= 1 }
+        while right < p.columns.upperBound - 1 && profile[p.index(right + 1)] <= ceiling { right += 1 }
+        return (left + right + 1) / 2
+    }
+
+    /// A step in paper tone: flat on both sides, the mean differing by ``toneStep``.
+    private static func step(_ p: Profiles, whole: [Int], low: Int, high: Int, radius: Int, height: Int) -> Fold? {
+        let paper = p.paper.map { p.closed($0, radius: radius) }
+        let total = (0..<p.columns.count).map { i in paper.reduce(0) { $0 + $1[i] } / paper.count }
+        let tolerance = max(3, p.columns.count / 100)
+        var best: [(band: Int, x: Int)] = []
+        for center in low..<high {
+            // Each column where the whole page's paper steps, judged by how many bands step there too.
+            guard let (x, sign) = strongestStep(total, p, in: center..<(center + 1), radius: radius, least: toneStep),
+                  p.isFlat(total, around: x, radius: radius) else { continue }
+            var positions: [(band: Int, x: Int)] = []
+            for band in 0..<bands {
+                let around = (center - tolerance)..<(center + tolerance + 1)
+                if let (bx, bandSign) = strongestStep(paper[band], p, in: around, radius: radius, least: toneStep / 2),
+                   bandSign == sign, p.isFlat(paper[band], around: bx, radius: radius) {
+                    positions.append((band, bx))
+                }
+            }
+            if positions.count > best.count { best = positions }
+        }
+        let positions = best
+        return fold(positions, height: height, reason: "paper tone")
+    }
+
+    /// The column where the mean of the `radius` columns after it differs most from the mean of those before it.
+    private static func strongestStep(_ profile: [Int], _ p: Profiles, in range: Range<Int>, radius: Int,
+                                      least: Int) -> (x: Int, sign: Int)? {
+        var best: (x: Int, size: Int)?
+        for x in range where x - radius >= p.columns.lowerBound && x + radius <= p.columns.upperBound {
+            var before = 0, after = 0
+            for d in 0..<radius {
+                before += profile[p.index(x - 1 - d)]
+                after += profile[p.index(x + d)]
+            }
+            let size = (after - before) / radius
+            if abs(size) >= least && abs(size) > abs(best?.size ?? 0) { best = (x, size) }
+        }
+        return best.map { ($0.x, $0.size > 0 ? 1 : -1) }
+    }
+
+    /// A break in the content: the column whose change from its left neighbour is far above its surroundings'.
+    private static func join(_ p: Profiles, low: Int, high: Int, radius: Int, height: Int) -> Fold? {
+        let change = p.changeTotal
+        var best = low
+        for x in low..<high where change[p.index(x)] > change[p.index(best)] { best = x }
+        var positions: [(band: Int, x: Int)] = []
+        for band in 0..<bands {
+            let around = max(p.columns.lowerBound + 1, best - 2)..<min(p.columns.upperBound, best + 3)
+            var top = around.lowerBound
+            for x in around where p.change[band][p.index(x)] > p.change[band][p.index(top)] { top = x }
+            // Far above the typical change nearby, and not one edge of a thin line (a frame) whose other edge is as strong.
+            let nearby = p.median(p.change[band], around: top, radius: 4 * radius)
+            let value = p.change[band][p.index(top)]
+            let line = (2...6).contains { d in
+                [top - d, top + d].contains { x in p.columns.contains(x) && 2 * p.change[band][p.index(x)] >= value }
+            }
+            if value >= 4 * max(nearby, 16) && !line { positions.append((band, top)) }
+        }
+        return fold(positions, height: height, reason: "join")
+    }
+
+    /// The fold from the bands' positions: the line through them at the middle row, when enough agree.
+    private static func fold(_ positions: [(band: Int, x: Int)], height: Int, reason: String) -> Fold? {
+        guard positions.count >= agreement else { return nil }
+        // Least squares x = a + b·band, evaluated at the middle band (bands - 1) / 2.
+        let n = Double(positions.count)
+        let meanBand = positions.reduce(0.0) { $0 + Double($1.band) } / n
+        let meanX = positions.reduce(0.0) { $0 + Double($1.x) } / n
+        var covariance = 0.0, variance = 0.0
+        for position in positions {
+            covariance += (Double(position.band) - meanBand) * (Double(position.x) - meanX)
+            variance += (Double(position.band) - meanBand) * (Double(position.band) - meanBand)
+        }
+        let slope = variance > 0 ? covariance / variance : 0
+        let x = meanX + slope * (Double(bands - 1) / 2 - meanBand)
+        return Fold(x: Int((x + 0.5).rounded(.down)), confidence: positions.count * 1000 / bands, reason: reason)
+    }
+
+    /// Column means of the page's gray levels, per band of rows and in all,
+    /// and the mean change from each column to the next.
+    struct Profiles {
+        let columns: Range<Int>
+        /// `band[b][i]`: the mean gray of column `columns.lowerBound + i` in band `b`, in 1/16 levels.
+        var band: [[Int]]
+        /// The mean absolute change from column `x - 1` to `x`, per band, in 1/16 levels.
+        var change: [[Int]]
+        /// The paper's level: per band, the brightest quarter's lowest gray of
+        /// each column (the 75th percentile), in 1/16 levels. Ink lowers the
+        /// mean but not this; a shadow or a change of paper lowers both.
+        var paper: [[Int]]
+
+        init(_ image: PixelBuffer, columns: Range<Int>, bands: Int) {
+            self.columns = columns
+            let count = columns.count, channels = image.channels, rowBytes = image.rowBytes
+            var sums = [[Int]](repeating: [Int](repeating: 0, count: count), count: bands)
+            var changes = sums
+            var rows = [Int](repeating: 0, count: bands)
+            var grays = [[[UInt8]]](repeating: [[UInt8]](repeating: [], count: count), count: bands)
+            image.pixels.withUnsafeBufferPointer { pixels in
+                for y in 0..<image.height {
+                    let b = y * bands / image.height
+                    rows[b] += 1
+                    var previous = -1
+                    for i in 0..<count {
+                        let base = y * rowBytes + (columns.lowerBound + i) * channels
+                        let gray = channels < 3 ? Int(pixels[base]) * 256
+                            : 77 * Int(pixels[base]) + 150 * Int(pixels[base + 1]) + 29 * Int(pixels[base + 2])
+                        sums[b][i] += gray
+                        grays[b][i].append(UInt8(gray >> 8))
+                        if previous >= 0 { changes[b][i] += abs(gray - previous) }
+                        previous = gray
+                    }
+                }
+            }
+            band = (0..<bands).map { b in sums[b].map { $0 * 16 / (256 * max(rows[b], 1)) } }
+            change = (0..<bands).map { b in changes[b].map { $0 * 16 / (256 * max(rows[b], 1)) } }
+            paper = grays.map { band in
+                band.map { column in
+                    let sorted = column.sorted()
+                    return sorted.isEmpty ? 0 : Int(sorted[sorted.count * 3 / 4]) * 16
+                }
+            }
+        }
+
+        /// `profile` with every dip narrower than `2·radius + 1` columns filled:
+        /// the largest value within `radius`, then the smallest of those.
+        func closed(_ profile: [Int], radius: Int) -> [Int] {
+            func slide(_ values: [Int], _ pick: (Int, Int) -> Int) -> [Int] {
+                (0..<values.count).map { i in
+                    values[max(0, i - radius)..<min(values.count, i + radius + 1)].reduce(values[i], pick)
+                }
+            }
+            return slide(slide(profile, max), min)
+        }
+
+        func index(_ x: Int) -> Int { x - columns.lowerBound }
+
+        /// The mean over bands.
+        var total: [Int] {
+            (0..<columns.count).map { i in band.reduce(0) { $0 + $1[i] } / band.count }
+        }
+
+        var changeTotal: [Int] {
+            (0..<columns.count).map { i in change.reduce(0) { $0 + $1[i] } / change.count }
+        }
+
+        /// A box mean of `profile` of `2·radius + 1` columns (fewer at the ends).
+        func smoothed(_ profile: [Int], radius: Int) -> [Int] {
+            var prefix = [0]
+            for value in profile { prefix.append(prefix.last! + value) }
+            return (0..<profile.count).map { i in
+                let a = max(0, i - radius), b = min(profile.count, i + radius + 1)
+                return (prefix[b] - prefix[a]) / (b - a)
+            }
+        }
+
+        /// Whether `profile` is flat on both sides of `x` (beyond the few
+        /// columns JPEG rings over): within 6 levels on each side.
+        func isFlat(_ profile: [Int], around x: Int, radius: Int) -> Bool {
+            let sides = [(x - 2 * radius)..<(x - 3), (x + 3)..<(x + 2 * radius)]
+            return sides.allSatisfy { side in
+                let inside = side.clamped(to: columns)
+                guard !inside.isEmpty else { return false }
+                let values = inside.map { profile[index($0)] }
+                return values.max()! - values.min()! <= 6 * 16
+            }
+        }
+
+        /// The median of `profile` over `2·radius + 1` columns around `x`.
+        func median(_ profile: [Int], around x: Int, radius: Int) -> Int {
+            let range = max(columns.lowerBound + 1, x - radius)..<min(columns.upperBound, x + radius + 1)
+            let values = range.map { profile[index($0)] }.sorted()
+            return values.isEmpty ? 0 : values[values.count / 2]
+        }
+    }
+}
