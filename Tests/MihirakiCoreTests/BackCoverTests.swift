@@ -43,7 +43,7 @@ enum KomgaDoublePages {
             func cell(_ leaf: Leaf) -> Cell { leaf.pageNumber.map(Cell.page) ?? .empty }
             switch spread {
             case .pair(let left, let right): return [cell(left), cell(right)]
-            case .wide(let page), .single(let page): return [.page(page)]
+            case .wide(let page), .single(let page), .singleHalf(let page, _): return [.page(page)]
             }
         }
     }

@@ -2,11 +2,13 @@ import MihirakiRaster
 
 /// Finds the fold of a wide page (SPEC §3b, `--split-wide auto`) within the
 /// middle fifth of its width. A mark runs the whole height: a gutter
-/// shadow (a smooth valley of brightness, darkest at the fold), a step in
-/// paper tone between two flat sides, or a break in the content (two pages
-/// joined edge to edge). A mark must show in at least ``agreement`` of 16
-/// bands of rows, so an edge inside the artwork that runs part of the
-/// height (a panel frame, a photo's border) is not one. In a rotated scan
+/// shadow (a smooth valley of the paper's brightness, darkest at the fold)
+/// or a step in paper tone or brightness between two flat sides (two pages
+/// scanned apart and joined). Both are read from the paper's level, which
+/// ink does not lower, with dark lines narrower than 2 % of the width closed
+/// over, so a panel frame or a photo's border inside the artwork is not a
+/// mark; and a mark must show at the same column in at least ``agreement``
+/// of 16 bands of rows. In a rotated scan
 /// the bands' positions lie on a slanted line, and the fold is where that
 /// line crosses the middle row. Where nothing marks it, the fold is the
 /// exact middle. Integer profiles; the same on every machine.
@@ -17,7 +19,7 @@ enum GutterFinder {
         var x: Int
         /// Thousandths: the share of bands that agree on a mark, 500 for the middle.
         var confidence: Int
-        /// `gutter shadow`, `paper tone`, `join`, or `middle`.
+        /// `gutter shadow`, `paper tone`, or `middle`.
         var reason: String
     }
 
@@ -37,17 +39,15 @@ enum GutterFinder {
         let low = width * 2 / 5, high = (width * 3 + 4) / 5
         let first = max(1, low - 6 * radius), last = min(width - 1, high + 6 * radius)
         let profiles = Profiles(image, columns: first..<last, bands: bands)
-        let whole = profiles.total
-        if let fold = shadow(profiles, whole: whole, low: low, high: high, radius: radius, height: height) { return fold }
-        if let fold = step(profiles, whole: whole, low: low, high: high, radius: radius, height: height) { return fold }
-        if let fold = join(profiles, low: low, high: high, radius: radius, height: height) { return fold }
+        if let fold = shadow(profiles, low: low, high: high, radius: radius, height: height) { return fold }
+        if let fold = step(profiles, low: low, high: high, radius: radius, height: height) { return fold }
         return middle
     }
 
     /// A valley of brightness in the paper's level (``Profiles/paper``, with
     /// thin dark lines such as frames closed over): of the valleys at least
     /// ``shadowDepth`` deep, the one the most bands show at the same column.
-    private static func shadow(_ p: Profiles, whole: [Int], low: Int, high: Int, radius: Int, height: Int) -> Fold? {
+    private static func shadow(_ p: Profiles, low: Int, high: Int, radius: Int, height: Int) -> Fold? {
         let paper = p.paper.map { p.closed(p.smoothed($0, radius: 1), radius: radius) }
         let total = (0..<p.columns.count).map { i in paper.reduce(0) { $0 + $1[i] } / paper.count }
         let tolerance = max(3, p.columns.count / 100)
@@ -92,7 +92,7 @@ enum GutterFinder {
     }
 
     /// A step in paper tone: flat on both sides, the mean differing by ``toneStep``.
-    private static func step(_ p: Profiles, whole: [Int], low: Int, high: Int, radius: Int, height: Int) -> Fold? {
+    private static func step(_ p: Profiles, low: Int, high: Int, radius: Int, height: Int) -> Fold? {
         let paper = p.paper.map { p.closed($0, radius: radius) }
         let total = (0..<p.columns.count).map { i in paper.reduce(0) { $0 + $1[i] } / paper.count }
         let tolerance = max(3, p.columns.count / 100)
@@ -131,27 +131,6 @@ enum GutterFinder {
         return best.map { ($0.x, $0.size > 0 ? 1 : -1) }
     }
 
-    /// A break in the content: the column whose change from its left neighbour is far above its surroundings'.
-    private static func join(_ p: Profiles, low: Int, high: Int, radius: Int, height: Int) -> Fold? {
-        let change = p.changeTotal
-        var best = low
-        for x in low..<high where change[p.index(x)] > change[p.index(best)] { best = x }
-        var positions: [(band: Int, x: Int)] = []
-        for band in 0..<bands {
-            let around = max(p.columns.lowerBound + 1, best - 2)..<min(p.columns.upperBound, best + 3)
-            var top = around.lowerBound
-            for x in around where p.change[band][p.index(x)] > p.change[band][p.index(top)] { top = x }
-            // Far above the typical change nearby, and not one edge of a thin line (a frame) whose other edge is as strong.
-            let nearby = p.median(p.change[band], around: top, radius: 4 * radius)
-            let value = p.change[band][p.index(top)]
-            let line = (2...6).contains { d in
-                [top - d, top + d].contains { x in p.columns.contains(x) && 2 * p.change[band][p.index(x)] >= value }
-            }
-            if value >= 4 * max(nearby, 16) && !line { positions.append((band, top)) }
-        }
-        return fold(positions, height: height, reason: "join")
-    }
-
     /// The fold from the bands' positions: the line through them at the middle row, when enough agree.
     private static func fold(_ positions: [(band: Int, x: Int)], height: Int, reason: String) -> Fold? {
         guard positions.count >= agreement else { return nil }
@@ -169,44 +148,29 @@ enum GutterFinder {
         return Fold(x: Int((x + 0.5).rounded(.down)), confidence: positions.count * 1000 / bands, reason: reason)
     }
 
-    /// Column means of the page's gray levels, per band of rows and in all,
-    /// and the mean change from each column to the next.
+    /// The paper's level in each band of rows: per column, the 75th
+    /// percentile of its gray levels, in 1/16 levels. Ink lowers a column's
+    /// mean but not this; a shadow or a change of paper lowers both.
     struct Profiles {
         let columns: Range<Int>
-        /// `band[b][i]`: the mean gray of column `columns.lowerBound + i` in band `b`, in 1/16 levels.
-        var band: [[Int]]
-        /// The mean absolute change from column `x - 1` to `x`, per band, in 1/16 levels.
-        var change: [[Int]]
-        /// The paper's level: per band, the brightest quarter's lowest gray of
-        /// each column (the 75th percentile), in 1/16 levels. Ink lowers the
-        /// mean but not this; a shadow or a change of paper lowers both.
+        /// `paper[b][i]`: band `b`'s level at column `columns.lowerBound + i`.
         var paper: [[Int]]
 
         init(_ image: PixelBuffer, columns: Range<Int>, bands: Int) {
             self.columns = columns
             let count = columns.count, channels = image.channels, rowBytes = image.rowBytes
-            var sums = [[Int]](repeating: [Int](repeating: 0, count: count), count: bands)
-            var changes = sums
-            var rows = [Int](repeating: 0, count: bands)
             var grays = [[[UInt8]]](repeating: [[UInt8]](repeating: [], count: count), count: bands)
             image.pixels.withUnsafeBufferPointer { pixels in
                 for y in 0..<image.height {
                     let b = y * bands / image.height
-                    rows[b] += 1
-                    var previous = -1
                     for i in 0..<count {
                         let base = y * rowBytes + (columns.lowerBound + i) * channels
                         let gray = channels < 3 ? Int(pixels[base]) * 256
                             : 77 * Int(pixels[base]) + 150 * Int(pixels[base + 1]) + 29 * Int(pixels[base + 2])
-                        sums[b][i] += gray
                         grays[b][i].append(UInt8(gray >> 8))
-                        if previous >= 0 { changes[b][i] += abs(gray - previous) }
-                        previous = gray
                     }
                 }
             }
-            band = (0..<bands).map { b in sums[b].map { $0 * 16 / (256 * max(rows[b], 1)) } }
-            change = (0..<bands).map { b in changes[b].map { $0 * 16 / (256 * max(rows[b], 1)) } }
             paper = grays.map { band in
                 band.map { column in
                     let sorted = column.sorted()
@@ -214,6 +178,8 @@ enum GutterFinder {
                 }
             }
         }
+
+        func index(_ x: Int) -> Int { x - columns.lowerBound }
 
         /// `profile` with every dip narrower than `2·radius + 1` columns filled:
         /// the largest value within `radius`, then the smallest of those.
@@ -224,17 +190,6 @@ enum GutterFinder {
                 }
             }
             return slide(slide(profile, max), min)
-        }
-
-        func index(_ x: Int) -> Int { x - columns.lowerBound }
-
-        /// The mean over bands.
-        var total: [Int] {
-            (0..<columns.count).map { i in band.reduce(0) { $0 + $1[i] } / band.count }
-        }
-
-        var changeTotal: [Int] {
-            (0..<columns.count).map { i in change.reduce(0) { $0 + $1[i] } / change.count }
         }
 
         /// A box mean of `profile` of `2·radius + 1` columns (fewer at the ends).
@@ -259,11 +214,5 @@ enum GutterFinder {
             }
         }
 
-        /// The median of `profile` over `2·radius + 1` columns around `x`.
-        func median(_ profile: [Int], around x: Int, radius: Int) -> Int {
-            let range = max(columns.lowerBound + 1, x - radius)..<min(columns.upperBound, x + radius + 1)
-            let values = range.map { profile[index($0)] }.sorted()
-            return values.isEmpty ? 0 : values[values.count / 2]
-        }
     }
 }

@@ -1,0 +1,212 @@
+import Foundation
+import MihirakiTestSupport
+import Testing
+@testable import Mihiraki
+import MihirakiCodecs
+import MihirakiCore
+import MihirakiRaster
+
+/// `--split-wide` and `--crop-borders` (SPEC §3b) on pages drawn here with
+/// known folds and borders: where the cut goes, what is kept, the halves'
+/// spreads in both directions and layouts, one scale per spread, pages too
+/// small to cut, and the files the same whether a page was drawn as it was
+/// measured or decoded again.
+@Suite("Split wide pages and crop borders", .tags(.library), .timeLimit(.minutes(10)))
+struct SplitAndCropTests {
+    /// A gray page: paper with a shadow of depth `shadow` around column
+    /// `fold`, ink blocks of noise on each side, and `border` pixels of
+    /// `borderGray` around it (left, top, right, bottom).
+    static func page(width: Int, height: Int, fold: Int? = nil, shadow: Double = 60, paper: (Int, Int) = (235, 235),
+                     border: (Int, Int, Int, Int) = (0, 0, 0, 0), borderGray: UInt8 = 250, seed: UInt64 = 1) throws -> [UInt8] {
+        var random = SeededGenerator(seed: seed)
+        let (bl, bt, br, bb) = border
+        let w = width + bl + br, h = height + bt + bb
+        var image = PixelBuffer(width: w, height: h, channels: 1)
+        for y in 0..<h {
+            for x in 0..<w {
+                var value: Double
+                let cx = x - bl, cy = y - bt
+                if cx < 0 || cy < 0 || cx >= width || cy >= height {
+                    value = Double(borderGray)
+                } else {
+                    let left = fold.map { cx < $0 } ?? (cx < width / 2)
+                    value = Double(left ? paper.0 : paper.1)
+                    // Ink: noisy blocks away from the fold, and a frame around the content.
+                    let inBlock = (cy / 40) % 2 == 0 && (cx % 120) > 20 && (cx % 120) < 100 && abs(cx - (fold ?? width / 2)) > 30
+                    if inBlock || cx < 2 || cy < 2 || cx >= width - 2 || cy >= height - 2 {
+                        value = Double(random.next() % 120)
+                    }
+                    if let fold {
+                        let d = Double(cx - fold) + 0.5
+                        value *= 1 - shadow / 255 * exp(-d * d / (2 * 12 * 12))
+                    }
+                }
+                image.pixels[y * w + x] = UInt8(max(0, min(255, value.rounded())))
+            }
+        }
+        return try PNGEncoder.encode(image)
+    }
+
+    func plan(_ folder: String, _ configure: (inout LayoutOptions) -> Void) throws -> BookPlan {
+        var options = LayoutOptions()
+        configure(&options)
+        return try BookPlan(book: Book.load(folder), options: options, jobs: 2)
+    }
+
+    @Test("auto cuts at a shadow off the middle; center at floor(width/2); halves a and b share the spread, mirrored right to left, and are two images in single layout")
+    func splitsAtTheFold() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("book/p1.png", try Self.page(width: 300, height: 450))
+        try folder.write("book/p2.png", try Self.page(width: 901, height: 600, fold: 478))
+        try folder.write("book/p3.png", try Self.page(width: 300, height: 450, seed: 2))
+        let book = folder.path + "/book"
+        let auto = try plan(book) { $0.splitWide = .auto }
+        let split = try #require(auto.cuts[2]?.split)
+        #expect(abs(split.x - 478) <= 2, "cut at \(split.x)")
+        #expect(split.reason == "gutter shadow" && split.confidence >= 750)
+        #expect(auto.text == "[x|1]\n[2a|2b]\n[3|x]\n")
+        let slots = auto.manifest.spreads[1].slots
+        #expect(slots.map(\.half) == ["a", "b"] && slots.allSatisfy { $0.page == 2 && $0.split?.x == split.x })
+        // The halves meet at the spine at one scale: the left one drawn x columns wide for every 901 - x of the right.
+        #expect(slots[0].rect[0] + slots[0].rect[2] == slots[1].rect[0] && slots[0].rect[3] == slots[1].rect[3])
+        #expect(auto.explanation.contains("# page 2 split at x \(split.x) (gutter shadow, confidence "))
+
+        let rtl = try plan(book) { $0.splitWide = .auto; $0.direction = .rtl }
+        #expect(rtl.text == "[1|x]\n[2b|2a]\n[x|3]\n")
+        #expect(rtl.manifest.spreads[1].slots.map(\.rect) == slots.map(\.rect))
+
+        let single = try plan(book) { $0.splitWide = .center; $0.layout = .single }
+        #expect(single.text == "[1]\n[2a]\n[2b]\n[3]\n")
+        #expect(single.cuts[2]?.split?.x == 450 && single.cuts[2]?.split?.confidence == 1000)
+        #expect(single.manifest.spreads[1].slots[0].split?.x == 450)
+
+        // Without the flag, every byte as before: no cuts, no new keys.
+        let off = try plan(book) { _ in }
+        #expect(off.text == "[x|1]\n[2W]\n[3|x]\n" && off.cuts.isEmpty && !off.manifest.json.contains("split"))
+    }
+
+    @Test("auto takes a step in paper tone, and the exact middle where nothing marks the fold")
+    func paperToneAndMiddle() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("tone/p1.png", try Self.page(width: 900, height: 600, paper: (240, 215)))
+        // Fold 430: the step in paper goes with the fold, not the middle.
+        try folder.write("step/p1.png", try Self.stepPage(fold: 430))
+        try folder.write("flat/p1.png", try Self.page(width: 901, height: 600, paper: (235, 235)))
+        let step = try plan(folder.path + "/step") { $0.splitWide = .auto }
+        #expect(step.cuts[1]?.split.map { abs($0.x - 430) <= 1 && $0.reason == "paper tone" } == true,
+                "\(String(describing: step.cuts[1]?.split))")
+        let flat = try plan(folder.path + "/flat") { $0.splitWide = .auto }
+        #expect(flat.cuts[1]?.split == PageCut.Split(x: 450, confidence: 500, reason: "middle"))
+    }
+
+    static func stepPage(fold: Int) throws -> [UInt8] {
+        var image = PixelBuffer(width: 900, height: 600, channels: 1)
+        var random = SeededGenerator(seed: 3)
+        for y in 0..<600 {
+            for x in 0..<900 {
+                let ink = (y / 50) % 2 == 0 && (x % 150) > 30 && (x % 150) < 120 && abs(x - fold) > 40
+                image.pixels[y * 900 + x] = ink ? UInt8(random.next() % 100) : (x < fold ? 242 : 222)
+            }
+        }
+        return try PNGEncoder.encode(image)
+    }
+
+    @Test("--crop-borders keeps the content inside white and black borders of unequal widths, ignores dust specks, takes nothing from art at the edges or a coloured edge, and no more than --crop-limit")
+    func cropsBorders() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var white = try PageDecoder.decode(try Self.page(width: 300, height: 420, border: (12, 30, 5, 21)))
+        // Dust: dark specks in the top border, one to a line (0.3 % of it).
+        for (x, y) in [(40, 10), (200, 15), (41, 20)] { white.pixels[y * white.width + x] = 0 }
+        try folder.write("book/p1.png", try PNGEncoder.encode(white))
+        try folder.write("book/p2.png", try Self.page(width: 310, height: 430, border: (20, 0, 9, 40), borderGray: 8, seed: 4))
+        try folder.write("book/p3.png", try Self.page(width: 320, height: 460, seed: 5))
+        // A border a fifth of the page wide on the left: the limit stops at 10 %.
+        try folder.write("book/p4.png", try Self.page(width: 250, height: 460, border: (70, 0, 0, 0), seed: 6))
+        let cropped = try plan(folder.path + "/book") { $0.cropBorders = true }
+        #expect(cropped.cuts[1]?.kept == [PixelRect(x: 12, y: 30, width: 300, height: 420)])
+        #expect(cropped.cuts[2]?.kept == [PixelRect(x: 20, y: 0, width: 310, height: 430)])
+        #expect(cropped.cuts[3]?.kept == [PixelRect(x: 0, y: 0, width: 320, height: 460)])
+        #expect(cropped.cuts[4]?.kept == [PixelRect(x: 32, y: 0, width: 288, height: 460)])
+        #expect(cropped.manifest.cropBorders == Manifest.CropBorders(limit: 10))
+        #expect(cropped.manifest.spreads[0].slots[1].crop == [12, 30, 300, 420])
+        #expect(cropped.explanation.contains("# page 1 crop [12, 30, 300, 420]"))
+        let limited = try plan(folder.path + "/book") { $0.cropBorders = true; $0.cropLimit = 3 }
+        #expect(limited.cuts[1]?.kept == [PixelRect(x: 9, y: 14, width: 303, height: 443)])
+    }
+
+    @Test("A coloured edge is art, not a border")
+    func colouredEdge() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var image = PixelBuffer(width: 200, height: 300, channels: 3)
+        for index in stride(from: 0, to: image.pixels.count, by: 3) {
+            image.pixels[index] = 20
+            image.pixels[index + 1] = 60
+            image.pixels[index + 2] = 160
+        }
+        try folder.write("book/p1.png", try PNGEncoder.encode(image))
+        let cropped = try plan(folder.path + "/book") { $0.cropBorders = true }
+        #expect(cropped.cuts[1]?.kept == [PixelRect(x: 0, y: 0, width: 200, height: 300)])
+    }
+
+    @Test("With --crop-borders the two pages of a spread share one scale and are centred on each other; a page beside a blank keeps its own")
+    func oneScalePerSpread() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("book/p1.png", try Self.page(width: 300, height: 450))
+        try folder.write("book/p2.png", try Self.page(width: 300, height: 450, border: (10, 40, 0, 10), seed: 7))
+        try folder.write("book/p3.png", try Self.page(width: 300, height: 450, border: (0, 5, 30, 60), seed: 8))
+        let cropped = try plan(folder.path + "/book") { $0.cropBorders = true }
+        let pair = cropped.manifest.spreads[1].slots
+        let scales = pair.map { Double($0.rect[3]) / Double($0.crop![3]) }
+        #expect(abs(scales[0] / scales[1] - 1) < 0.005)
+        #expect(abs((pair[0].rect[1] * 2 + pair[0].rect[3]) - (pair[1].rect[1] * 2 + pair[1].rect[3])) <= 1)
+        #expect(pair[0].rect[0] + pair[0].rect[2] == pair[1].rect[0])
+        // The cover beside its blank keeps its own fit: its slot's full width.
+        #expect(cropped.manifest.spreads[0].slots[1].rect[2] == 987)
+    }
+
+    @Test("A page under 16 pixels a side is left whole, with a note in --explain")
+    func tooSmall() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("book/p1.png", try Fixtures.solidPNG(width: 30, height: 10, [200]))
+        try folder.write("book/p2.png", try Fixtures.solidPNG(width: 10, height: 12, [90]))
+        let cut = try plan(folder.path + "/book") { $0.splitWide = .auto; $0.cropBorders = true }
+        #expect(cut.text == "[1W]\n[2|x]\n")
+        #expect(cut.explanation.contains("# page 1 left whole: under 16 pixels a side is too small to split"))
+        #expect(cut.explanation.contains("# page 2 not cropped: under 16 pixels a side is too small to crop"))
+        for index in 0..<cut.spreadCount { _ = try cut.renderSpread(at: index) }
+    }
+
+    @Test("render draws cut pages as they are measured: the same pixels as decoding them again, at 1 and 2 jobs, in both directions")
+    func drawnAsMeasured() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("book/p1.png", try Self.page(width: 300, height: 450, border: (8, 20, 3, 9)))
+        try folder.write("book/p2.png", try Self.page(width: 901, height: 600, fold: 478, border: (6, 6, 20, 6)))
+        var colour = try PageDecoder.decode(try Self.page(width: 320, height: 460, border: (0, 30, 0, 0), seed: 9)).expandedToRGB()
+        colour.pixels[0] = 255
+        try folder.write("book/p3.png", try PNGEncoder.encode(colour))
+        try folder.write("book/p4.png", try Self.page(width: 300, height: 450, seed: 10))
+        for (jobs, direction) in [(1, ReadingDirection.ltr), (2, .rtl)] {
+            var options = LayoutOptions()
+            options.size = .height(300)
+            options.direction = direction
+            options.splitWide = .auto
+            options.cropBorders = true
+            var run = RunOptions()
+            run.jobs = jobs
+            let ahead = try #require(BookRenderer.plan([folder.path + "/book"], options: options, run: run).plans.first)
+            #expect(ahead.drawnAhead != nil)
+            let again = try BookPlan(book: Book.load(folder.path + "/book"), options: options, jobs: jobs)
+            #expect(again.drawnAhead == nil && again.text == ahead.text)
+            for index in 0..<ahead.spreadCount {
+                #expect(try ahead.renderSpread(at: index) == again.renderSpread(at: index), "spread \(index + 1)")
+            }
+        }
+    }
+}
