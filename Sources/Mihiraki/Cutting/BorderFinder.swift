@@ -11,7 +11,10 @@ import MihirakiRaster
 enum BorderFinder {
     /// How far, in levels of 255 on any colour channel, a border pixel may
     /// be from its line's colour. Chosen with `scripts/bench-split` (docs/split-and-crop.md).
-    static let tolerance = 40
+    static let tolerance = 24
+    /// How far a border line's colour may be from the outermost line's: a
+    /// border is flat across its width; art that fades in is not.
+    static let drift = 8
     /// How far apart a border's colour channels may be: more is a coloured edge, art.
     static let neutral = 30
     /// The share of a line, in thousandths, that may differ and the line still be border.
@@ -64,7 +67,7 @@ enum BorderFinder {
                 // A border is white, black or grey: a coloured edge is art.
                 if reference == nil && median.max()! - median.min()! > neutral { return }
                 // Each line is near the last border line, and all stay near the outermost.
-                if let edge, zip(median, edge).contains(where: { abs($0 - $1) > tolerance }) { return }
+                if let edge, zip(median, edge).contains(where: { abs($0 - $1) > drift }) { return }
                 let color = reference ?? median
                 var differing = 0
                 for position in span {

@@ -48,18 +48,27 @@ enum GutterFinder {
     /// thin dark lines such as frames closed over): of the valleys at least
     /// ``shadowDepth`` deep, the one the most bands show at the same column.
     private static func shadow(_ p: Profiles, low: Int, high: Int, radius: Int, height: Int) -> Fold? {
-        let paper = p.paper.map { p.closed(p.smoothed($0, radius: 1), radius: radius) }
-        let total = (0..<p.columns.count).map { i in paper.reduce(0) { $0 + $1[i] } / paper.count }
-        let tolerance = max(3, p.columns.count / 100)
+        // Lines up to 0.6 % of the width wide are closed over; a shadow is wider.
+        let lines = max(2, p.width / 300)
+        let paper = p.paper.map { p.closed($0, radius: lines) }
+        let total = p.smoothed((0..<p.columns.count).map { i in paper.reduce(0) { $0 + $1[i] } / paper.count }, radius: 1)
+        let tolerance = max(3, p.width / 100)
         var best: [(band: Int, x: Int)] = []
-        var x = low
-        while x < high {
-            defer { x += 1 }
-            guard let center = valley(total, p, in: x..<(x + 1), reach: 6 * radius, strictMinimum: true) else { continue }
+        for x in low..<high {
+            // A candidate is the lowest point within twice the tolerance, so a dip on a valley's side is not one.
+            let window = max(p.columns.lowerBound, x - 2 * tolerance)..<min(p.columns.upperBound, x + 2 * tolerance + 1)
+            guard window.allSatisfy({ total[p.index($0)] >= total[p.index(x)] }),
+                  let center = valley(total, p, in: x..<(x + 1), reach: 6 * radius, strictMinimum: true) else { continue }
             var positions: [(band: Int, x: Int)] = []
             for band in 0..<bands {
                 let around = max(p.columns.lowerBound + 1, center - tolerance)..<min(p.columns.upperBound - 1, center + tolerance + 1)
-                if let bx = valley(paper[band], p, in: around, reach: 6 * radius) { positions.append((band, bx)) }
+                // The band's own valley: its bottom inside the window, not on a slope that leaves it.
+                guard let found = valley(paper[band], p, in: around, reach: 6 * radius, strictMinimum: true),
+                      abs(found - center) <= tolerance else { continue }
+                // The bottom itself from the band's own level, lightly smoothed: closing would move an uneven valley's.
+                let own = p.smoothed(p.paper[band], radius: 2)
+                let near = max(p.columns.lowerBound, found - lines)..<min(p.columns.upperBound, found + lines + 1)
+                positions.append((band, near.min { own[p.index($0)] < own[p.index($1)] }!))
             }
             if positions.count > best.count { best = positions }
         }
@@ -68,7 +77,7 @@ enum GutterFinder {
 
     /// The centre of the valley whose bottom lies in `range`, if both sides
     /// rise by `depth` within `reach`; with `strictMinimum`, only where the
-    /// bottom is lower than both neighbours' smoothed levels.
+    /// bottom (or its flat run) is lower than the columns on both sides.
     private static func valley(_ profile: [Int], _ p: Profiles, in range: Range<Int>, reach: Int, depth: Int = shadowDepth,
                                strictMinimum: Bool = false) -> Int? {
         guard !range.isEmpty else { return nil }
@@ -76,8 +85,11 @@ enum GutterFinder {
         for x in range where profile[p.index(x)] < profile[p.index(bottom)] { bottom = x }
         let floor = profile[p.index(bottom)]
         if strictMinimum {
-            guard bottom > p.columns.lowerBound, bottom < p.columns.upperBound - 1,
-                  profile[p.index(bottom - 1)] >= floor, profile[p.index(bottom + 1)] > floor else { return nil }
+            // A flat bottom counts once, from its left end: the levels on both sides of the run are higher.
+            var end = bottom
+            while end + 1 < p.columns.upperBound && profile[p.index(end + 1)] == floor { end += 1 }
+            guard bottom > p.columns.lowerBound, end < p.columns.upperBound - 1,
+                  profile[p.index(bottom - 1)] > floor, profile[p.index(end + 1)] > floor else { return nil }
         }
         let leftTop = (max(p.columns.lowerBound, bottom - reach)...bottom).map { profile[p.index($0)] }.max()!
         let rightTop = (bottom...min(p.columns.upperBound - 1, bottom + reach)).map { profile[p.index($0)] }.max()!
@@ -95,7 +107,7 @@ enum GutterFinder {
     private static func step(_ p: Profiles, low: Int, high: Int, radius: Int, height: Int) -> Fold? {
         let paper = p.paper.map { p.closed($0, radius: radius) }
         let total = (0..<p.columns.count).map { i in paper.reduce(0) { $0 + $1[i] } / paper.count }
-        let tolerance = max(3, p.columns.count / 100)
+        let tolerance = max(3, p.width / 100)
         var best: [(band: Int, x: Int)] = []
         for center in low..<high {
             // Each column where the whole page's paper steps, judged by how many bands step there too.
@@ -158,6 +170,7 @@ enum GutterFinder {
 
         init(_ image: PixelBuffer, columns: Range<Int>, bands: Int) {
             self.columns = columns
+            width = image.width
             let count = columns.count, channels = image.channels, rowBytes = image.rowBytes
             var grays = [[[UInt8]]](repeating: [[UInt8]](repeating: [], count: count), count: bands)
             image.pixels.withUnsafeBufferPointer { pixels in
@@ -180,6 +193,9 @@ enum GutterFinder {
         }
 
         func index(_ x: Int) -> Int { x - columns.lowerBound }
+
+        /// The page's width.
+        let width: Int
 
         /// `profile` with every dip narrower than `2·radius + 1` columns filled:
         /// the largest value within `radius`, then the smallest of those.
