@@ -37,6 +37,8 @@ enum Viewer {
     <header>
       <select id="book" aria-label="Book"></select>
       <label title="Keep together two pages whose edges continue one picture"><input id="pairing" type="checkbox"> Automatic pairing</label>
+      <label title="Cut two-page scans at the fold into their two pages"><input id="split" type="checkbox"> Split wide pages</label>
+      <label title="Cut white, black or grey scanner borders off every page"><input id="crop" type="checkbox"> Crop borders</label>
       <span id="position"></span>
       <span id="message" role="status"></span>
     </header>
@@ -72,8 +74,13 @@ enum Viewer {
     const $ = (id) => document.getElementById(id);
     // page: the page being read, the position the URL keeps. spreads: each
     // spread's page numbers, from the manifest of the current layout.
-    const state = { book: null, spreads: [], spread: 1, page: 1, direction: "ltr", size: "", pairing: "static",
-                    layout: "spread" };
+    const state = { book: null, spreads: [], spread: 1, page: 1, direction: "ltr", size: "", layout: "spread", on: {} };
+    // The options the header's boxes switch: each box's id, and the query
+    // parameter (kept in the link too) it sets when ticked. Automatic pairing
+    // finds two-page pictures split into two files; splitting cuts two-page
+    // scans in two, which the portrait view then shows a page at a time.
+    const toggles = [{ id: "pairing", name: "pairing", value: "auto" }, { id: "split", name: "split-wide", value: "auto" },
+                     { id: "crop", name: "crop-borders", value: "1" }];
 
     // A tablet reader's rule: one page at a time on a portrait window, spreads on a landscape one.
     const layoutForWindow = () => window.innerHeight > window.innerWidth ? "single" : "spread";
@@ -88,8 +95,8 @@ enum Viewer {
     }
     const roomKey = () => { const r = room(); return r.w + "x" + r.h; };
     const bookURL = (id) => "/api/books/" + encodeURIComponent(id);
-    // Automatic pairing (pairing=auto) finds two-page pictures split into two files.
-    const query = () => (state.pairing === "auto" ? "&pairing=auto" : "") + (state.layout === "single" ? "&layout=single" : "");
+    const query = () => toggles.filter((t) => state.on[t.id]).map((t) => "&" + t.name + "=" + t.value).join("")
+      + (state.layout === "single" ? "&layout=single" : "");
     const spreadURL = (n) => bookURL(state.book) + "/spreads/" + n + ".webp?size=" + state.size + query();
 
     function readHash() {
@@ -97,11 +104,11 @@ enum Viewer {
       const number = (name) => { const n = parseInt(params.get(name) || "", 10); return n >= 1 ? n : null; };
       // spread=N is what links made before the position was a page; it is read once, as a spread of the layout the window opens in.
       return { book: params.get("book"), page: number("page"), spread: number("spread"),
-               pairing: params.get("pairing") === "auto" ? "auto" : "static" };
+               on: Object.fromEntries(toggles.map((t) => [t.id, params.get(t.name) === t.value])) };
     }
     function writeHash() {
       const params = new URLSearchParams({ book: state.book, page: String(state.page) });
-      if (state.pairing === "auto") params.set("pairing", "auto");
+      for (const t of toggles) if (state.on[t.id]) params.set(t.name, t.value);
       history.replaceState(null, "", "#" + params.toString());
     }
 
@@ -224,13 +231,15 @@ enum Viewer {
         select.appendChild(option);
       }
       const wanted = readHash();
-      state.pairing = wanted.pairing;
-      // defaultChecked, so the box's state is in the page's markup too.
-      $("pairing").checked = $("pairing").defaultChecked = state.pairing === "auto";
-      $("pairing").addEventListener("change", () => {
-        state.pairing = $("pairing").checked ? "auto" : "static";
-        if (state.book) openBook(state.book, state.page);
-      });
+      state.on = wanted.on;
+      for (const t of toggles) {
+        // defaultChecked, so the box's state is in the page's markup too.
+        $(t.id).checked = $(t.id).defaultChecked = state.on[t.id];
+        $(t.id).addEventListener("change", () => {
+          state.on[t.id] = $(t.id).checked;
+          if (state.book) openBook(state.book, state.page);
+        });
+      }
       select.addEventListener("change", () => { if (select.value) openBook(select.value, 1); });
       $("left").addEventListener("click", () => step("left"));
       $("right").addEventListener("click", () => step("right"));

@@ -54,6 +54,30 @@ struct LayoutFlagsTests {
         #expect(upper.direction == .rtl && upper.encoding.format == .jpeg)
     }
 
+    /// `--split-wide` takes a value only when the next word is one of its
+    /// own; alone it means `auto`, before a path, another flag or the end.
+    @Test("--split-wide alone means auto; it takes auto, center or off as its value; --crop-limit is checked")
+    func optionalValue() throws {
+        let sample = Fixtures.sampleBook.path
+        func options(_ arguments: [String]) throws -> LayoutOptions {
+            try PlanCommand.parse(LayoutFlags.withOptionalValues(arguments)).layout.layoutOptions()
+        }
+        #expect(try options(["--split-wide", sample]).splitWide == .auto)
+        #expect(try options([sample, "--split-wide"]).splitWide == .auto)
+        #expect(try options([sample, "--split-wide", "--crop-borders"]).splitWide == .auto)
+        #expect(try options([sample, "--split-wide", "Center"]).splitWide == .center)
+        #expect(try options([sample, "--split-wide=center"]).splitWide == .center)
+        #expect(try options([sample, "--split-wide", "off"]).splitWide == nil)
+        #expect(try options([sample]).splitWide == nil)
+        let crop = try options([sample, "--crop-borders", "--crop-limit", "4"])
+        #expect(crop.cropBorders && crop.cropLimit == 4)
+        #expect { try options([sample, "--crop-limit", "50"]) } throws: {
+            ($0 as? MihirakiError)?.description == "bad value for --crop-limit: 50 (a whole number of percent from 0 to 49)"
+        }
+        // After `--`, words are paths, never flags.
+        #expect(LayoutFlags.withOptionalValues(["--", "--split-wide"]) == ["--", "--split-wide"])
+    }
+
     /// The program itself: a usage error is exit 2 and one line.
     @Test("Through the program: a bad value exits 2 with one line")
     func badValueExit() throws {

@@ -56,6 +56,25 @@ struct ViewerTests {
         }
     }
 
+    @Test("Splitting wide pages and cropping borders are offered: split-wide=auto and crop-borders=1 in the link tick their boxes and reach the server")
+    func splitAndCrop() throws {
+        try withServer { library, server in
+            let profile = library.folder.path + "/chromium"
+            let both = try chromium(["--window-size=700,1000", "--dump-dom",
+                                     server.base + "/#book=Series%20A%2Fvol1&page=2&split-wide=auto&crop-borders=1"],
+                                    profile: profile).stdout
+            for box in ["split", "crop"] {
+                #expect(both.range(of: #"id="\#(box)" type="checkbox"[^>]*checked"#, options: .regularExpression) != nil, "\(both)")
+            }
+            #expect(both.range(of: #"/spreads/\d+\.webp\?size=[^"]*&amp;split-wide=auto&amp;crop-borders=1&amp;layout=single"#,
+                               options: .regularExpression) != nil, "\(both)")
+            #expect(both.range(of: #"id="pairing" type="checkbox"[^>]*checked"#, options: .regularExpression) == nil)
+            let plain = try chromium(["--window-size=700,1000", "--dump-dom", server.base + "/#book=Series%20A%2Fvol1&page=2"],
+                                     profile: profile).stdout
+            #expect(plain.contains("/spreads/") && !plain.contains("split-wide") && !plain.contains("crop-borders"), "\(plain)")
+        }
+    }
+
     @Test("A link to a book that is not there says so, opens nothing, and leaves both arrows off")
     func missingBook() throws {
         try withServer { library, server in
