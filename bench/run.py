@@ -14,7 +14,7 @@ folder. Thumbnail rows (x300: PNG, WebP and JPEG at quality 85) compare with
 libvips writing the same format. The books are also written with
 `--compression fast` (the fast part) against libvips's default. Last, `mihiraki serve` under wrk
 (bench/server.py). BENCH_ONLY=library (or books, fast, thumbs, webp, profile,
-scaling, compare, archive, server, workers, memory, catalog, pairing, pdf, floor; comma-separated) runs only those parts.
+scaling, compare, archive, server, workers, memory, catalog, pairing, cut, pdf, floor; comma-separated) runs only those parts.
 The workers part (also run with server) sets rendering workers against in-process renders and the
 access log against --quiet (bench/server_workers.py); BENCH_EARLIER=PATH adds another build's --quiet.
 The floor part (also printed with thumbs) sets x300 PNG and WebP against their decode floor (bench/floor.py),
@@ -385,6 +385,32 @@ def pairing_bench():
                     "--binary", MIHIRAKI], check=True)
 
 
+def cut_bench():
+    """What --crop-borders and --split-wide cost (SPEC §3b: at most 1.15x the
+    same render without them): render with and without, alternating, at
+    thumbnail size and at full size; then the finders against labelled pages
+    (scripts/bench-split, seed 3: neither seed the finders were tuned on)."""
+    print(f"\n--crop-borders and --split-wide against neither, median of {RUNS} alternating runs, 2 workers each")
+    print("| book | size | neither (s) | crop (s) | crop / neither | split + crop (s) | split + crop / neither |")
+    print("|---|---|---|---|---|---|---|")
+    modes = {"neither": [], "crop": ["--crop-borders"], "both": ["--split-wide", "auto", "--crop-borders"]}
+    for name in ("manga", "comic"):
+        book = os.path.join(WORK, "corpus", name)
+        for size in (["--size", "x300"], []):
+            times = {mode: [] for mode in modes}
+            for _ in range(RUNS):
+                for mode, flags in modes.items():
+                    out = os.path.join(WORK, "out", "cut", mode)
+                    shutil.rmtree(out, ignore_errors=True)
+                    wall, _ = measure([MIHIRAKI, "render", book, "-o", out, "--jobs", "2", "--quiet"] + flags + size)
+                    times[mode].append(wall)
+            base, crop, both = (statistics.median(times[mode]) for mode in modes)
+            print(f"| {name} | {size[1] if size else 'full'} | {base:.2f} | {crop:.2f} | {crop / base:.2f}x | "
+                  f"{both:.2f} | {both / base:.2f}x |")
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench-split"), "--seed", "3",
+                    "--sets", os.path.join(WORK, "split-sets"), "--bin", MIHIRAKI])
+
+
 def pdf_bench():
     """PDF books of pictures against the folders they were made from (img2pdf
     keeps the JPEGs as they are): time and peak RSS, 40 and 400 pages, full
@@ -460,7 +486,7 @@ def main():
     tools = ["mihiraki", "vips", "pillow", "magick"]
     if os.environ.get("BENCH_TOOLS"):
         tools = os.environ["BENCH_TOOLS"].split(",")
-    parts = set((os.environ.get("BENCH_ONLY") or "books,thumbs,profile,scaling,compare,archive,library,server,memory,catalog,pairing,pdf").split(","))
+    parts = set((os.environ.get("BENCH_ONLY") or "books,thumbs,profile,scaling,compare,archive,library,server,memory,catalog,pairing,cut,pdf").split(","))
     print(f"machine: {os.cpu_count()} CPUs, {open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}")
     if "books" in parts:
         for name in ("manga", "comic"):
@@ -499,6 +525,8 @@ def main():
         catalog_bench()
     if "pairing" in parts:
         pairing_bench()
+    if "cut" in parts:
+        cut_bench()
     if "pdf" in parts:
         pdf_bench()
 

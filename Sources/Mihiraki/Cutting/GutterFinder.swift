@@ -168,28 +168,37 @@ enum GutterFinder {
         /// `paper[b][i]`: band `b`'s level at column `columns.lowerBound + i`.
         var paper: [[Int]]
 
+        /// Rows read per band at most: enough for a percentile, and a tall page costs no more.
+        static let rowsPerBand = 48
+
         init(_ image: PixelBuffer, columns: Range<Int>, bands: Int) {
             self.columns = columns
             width = image.width
             let count = columns.count, channels = image.channels, rowBytes = image.rowBytes
-            var grays = [[[UInt8]]](repeating: [[UInt8]](repeating: [], count: count), count: bands)
+            var paper: [[Int]] = []
+            var values = [UInt8](repeating: 0, count: Self.rowsPerBand * count)
             image.pixels.withUnsafeBufferPointer { pixels in
-                for y in 0..<image.height {
-                    let b = y * bands / image.height
-                    for i in 0..<count {
-                        let base = y * rowBytes + (columns.lowerBound + i) * channels
-                        let gray = channels < 3 ? Int(pixels[base]) * 256
-                            : 77 * Int(pixels[base]) + 150 * Int(pixels[base + 1]) + 29 * Int(pixels[base + 2])
-                        grays[b][i].append(UInt8(gray >> 8))
+                for band in 0..<bands {
+                    let top = band * image.height / bands, bottom = (band + 1) * image.height / bands
+                    let step = max(1, (bottom - top + Self.rowsPerBand - 1) / Self.rowsPerBand)
+                    let rows = Array(stride(from: top, to: bottom, by: step))
+                    // Column by column: each column's gray levels side by side, then its 75th percentile.
+                    for (r, y) in rows.enumerated() {
+                        for i in 0..<count {
+                            let base = y * rowBytes + (columns.lowerBound + i) * channels
+                            let gray = channels < 3 ? Int(pixels[base]) * 256
+                                : 77 * Int(pixels[base]) + 150 * Int(pixels[base + 1]) + 29 * Int(pixels[base + 2])
+                            values[i * Self.rowsPerBand + r] = UInt8(gray >> 8)
+                        }
                     }
+                    paper.append((0..<count).map { i in
+                        guard !rows.isEmpty else { return 0 }
+                        let column = values[(i * Self.rowsPerBand)..<(i * Self.rowsPerBand + rows.count)].sorted()
+                        return Int(column[column.count * 3 / 4]) * 16
+                    })
                 }
             }
-            paper = grays.map { band in
-                band.map { column in
-                    let sorted = column.sorted()
-                    return sorted.isEmpty ? 0 : Int(sorted[sorted.count * 3 / 4]) * 16
-                }
-            }
+            self.paper = paper
         }
 
         func index(_ x: Int) -> Int { x - columns.lowerBound }
