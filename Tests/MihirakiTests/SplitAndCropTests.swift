@@ -137,6 +137,31 @@ struct SplitAndCropTests {
         #expect(limited.cuts[1]?.kept == [PixelRect(x: 9, y: 14, width: 303, height: 443)])
     }
 
+    @Test("A flat stretch of art that ends in sparse detail is not a border; a border whose edge is blurred over a line is")
+    func flatArtAndBlurredEdges() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var random = SeededGenerator(seed: 11)
+        // Flat paper-grey art whose first 20 columns are plain, then a few dark dots (6 % of a column): no edge.
+        var flat = PixelBuffer(width: 300, height: 450, channels: 1)
+        for y in 0..<450 {
+            for x in 0..<300 { flat.pixels[y * 300 + x] = x >= 20 && random.next() % 100 < 6 ? 40 : 228 }
+        }
+        // A 20-column white border, one column half-way to the art (a blurred edge), then dense art.
+        var blurred = PixelBuffer(width: 300, height: 450, channels: 1)
+        for y in 0..<450 {
+            for x in 0..<300 {
+                let art = UInt8(random.next() % 140)
+                blurred.pixels[y * 300 + x] = x < 20 ? 250 : x == 20 ? (y % 25 == 0 ? 120 : 245) : art
+            }
+        }
+        try folder.write("book/p1.png", try PNGEncoder.encode(flat))
+        try folder.write("book/p2.png", try PNGEncoder.encode(blurred))
+        let cropped = try plan(folder.path + "/book") { $0.cropBorders = true }
+        #expect(cropped.cuts[1]?.kept.first?.x == 0)
+        #expect(cropped.cuts[2]?.kept.first.map { (20...21).contains($0.x) } == true, "\(String(describing: cropped.cuts[2]))")
+    }
+
     @Test("A coloured edge is art, not a border")
     func colouredEdge() throws {
         let folder = try TemporaryFolder()

@@ -6,7 +6,10 @@ import MihirakiRaster
 /// of the edge's own colour, a line counting as border while at most
 /// ``specksPerMille`` of its pixels differ (dust, JPEG noise). The colour is
 /// the median of the outermost line, then of each border line in turn, so
-/// a border that darkens slowly towards a scanner's lid still counts.
+/// a border that darkens slowly towards a scanner's lid still counts; it may
+/// not wander more than ``drift`` from the outermost line's. A border ends
+/// at the page's edge, where at least ``edgePerMille`` of a line differ: a
+/// flat stretch of art that ends with only a few pixels of detail is art.
 /// Integer arithmetic on the decoded samples: the same on every machine.
 enum BorderFinder {
     /// How far, in levels of 255 on any colour channel, a border pixel may
@@ -15,6 +18,9 @@ enum BorderFinder {
     /// How far a border line's colour may be from the outermost line's: a
     /// border is flat across its width; art that fades in is not.
     static let drift = 8
+    /// The share of a line, in thousandths, that must differ where a border
+    /// ends (at the line that stops it or the next two): the page's edge.
+    static let edgePerMille = 100
     /// How far apart a border's colour channels may be: more is a coloured edge, art.
     static let neutral = 30
     /// The share of a line, in thousandths, that may differ and the line still be border.
@@ -30,20 +36,24 @@ enum BorderFinder {
         for _ in 0..<2 {
             let rows = (region.y + b.top)..<(region.y + region.height - b.bottom)
             let columns = (region.x + b.left)..<(region.x + region.width - b.right)
-            b = (left: depth(image, lines: region.x..<(region.x + limitX), along: rows, vertical: true),
-                 top: depth(image, lines: region.y..<(region.y + limitY), along: columns, vertical: false),
-                 right: depth(image, lines: ((region.x + region.width - limitX)..<(region.x + region.width)).reversed(),
-                              along: rows, vertical: true),
-                 bottom: depth(image, lines: ((region.y + region.height - limitY)..<(region.y + region.height)).reversed(),
-                               along: columns, vertical: false))
+            // Each side's lines from the edge inwards, up to the limit and a
+            // few past it, where a border that ends at the limit shows its edge.
+            let past = 3
+            b = (left: depth(image, lines: Array(region.x..<(region.x + limitX + past)), limit: limitX, along: rows, vertical: true),
+                 top: depth(image, lines: Array(region.y..<(region.y + limitY + past)), limit: limitY, along: columns, vertical: false),
+                 right: depth(image, lines: Array(((region.x + region.width - limitX - past)..<(region.x + region.width)).reversed()),
+                              limit: limitX, along: rows, vertical: true),
+                 bottom: depth(image, lines: Array(((region.y + region.height - limitY - past)..<(region.y + region.height)).reversed()),
+                               limit: limitY, along: columns, vertical: false))
         }
         return b
     }
 
-    /// How many of `lines` (columns when `vertical`, else rows), taken in
-    /// order from the edge, are border, each over the span `along`.
-    private static func depth<Lines: Sequence<Int>>(_ image: PixelBuffer, lines: Lines, along span: Range<Int>,
-                                                    vertical: Bool) -> Int {
+    /// How many of the first `limit` of `lines` (columns when `vertical`,
+    /// else rows), taken in order from the edge, are border, each over the
+    /// span `along`. The lines past the limit only show where it ends.
+    private static func depth(_ image: PixelBuffer, lines: [Int], limit: Int, along span: Range<Int>,
+                              vertical: Bool) -> Int {
         guard span.count > 0 else { return 0 }
         let colors = min(image.channels, 3), channels = image.channels, rowBytes = image.rowBytes
         let allowed = span.count * specksPerMille / 1000
@@ -53,7 +63,18 @@ enum BorderFinder {
             func offset(_ line: Int, _ position: Int) -> Int {
                 vertical ? position * rowBytes + line * channels : line * rowBytes + position * channels
             }
-            for line in lines {
+            func differing(_ line: Int, from color: [Int]) -> Int {
+                var count = 0
+                for position in span {
+                    let base = offset(line, position)
+                    for channel in 0..<colors where abs(Int(pixels[base + channel]) - color[channel]) > tolerance {
+                        count += 1
+                        break
+                    }
+                }
+                return count
+            }
+            for (index, line) in lines.enumerated() {
                 // The line's colour: the median of every fourth pixel, per channel.
                 let samples = stride(from: span.lowerBound, to: span.upperBound, by: span.count >= 64 ? 4 : 1)
                 let median = (0..<colors).map { channel in
@@ -74,16 +95,17 @@ enum BorderFinder {
                 // Each line is near the last border line, and all stay near the outermost.
                 if let edge, zip(median, edge).contains(where: { abs($0 - $1) > drift }) { return }
                 let color = reference ?? median
-                var differing = 0
-                for position in span {
-                    let base = offset(line, position)
-                    for channel in 0..<colors where abs(Int(pixels[base + channel]) - color[channel]) > tolerance {
-                        differing += 1
-                        break
-                    }
-                    if differing > allowed { break }
+                let differs = differing(line, from: color)
+                guard differs <= allowed, index < limit else {
+                    // Where a border ends the page begins: a clear edge across much of
+                    // this line or the next two (an edge blurred over a line or two by
+                    // scanning and JPEG). Art that only starts to show is flat art at
+                    // the edge, not a border; a border that reaches the limit is one.
+                    guard count > 0, index < limit else { return }
+                    let clearest = lines[index...].prefix(3).map { differing($0, from: color) }.max()!
+                    if clearest * 1000 < span.count * edgePerMille { count = 0 }
+                    return
                 }
-                guard differing <= allowed else { return }
                 count += 1
                 reference = median
                 if edge == nil { edge = median }
