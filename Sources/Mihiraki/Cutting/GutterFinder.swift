@@ -39,9 +39,12 @@ enum GutterFinder {
         let low = width * 2 / 5, high = (width * 3 + 4) / 5
         let first = max(1, low - 6 * radius), last = min(width - 1, high + 6 * radius)
         let profiles = Profiles(image, columns: first..<last, bands: bands)
-        if let fold = shadow(profiles, low: low, high: high, radius: radius, height: height) { return fold }
-        if let fold = step(profiles, low: low, high: high, radius: radius, height: height) { return fold }
-        return middle
+        // A slanted fold's line may cross the middle row a little outside the fifth it was found in.
+        let found = shadow(profiles, low: low, high: high, radius: radius, height: height)
+            ?? step(profiles, low: low, high: high, radius: radius, height: height)
+        guard var fold = found else { return middle }
+        fold.x = min(max(fold.x, low), high)
+        return fold
     }
 
     /// A valley of brightness in the paper's level (``Profiles/paper``, with
