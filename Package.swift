@@ -9,6 +9,9 @@ let package = Package(
         // What a request to `mihiraki serve` asks for, parsed; a product so the
         // fuzzers (a separate package) can reach it without the HTTP stack.
         .library(name: "MihirakiRequests", targets: ["MihirakiRequests"]),
+        // The C ABI (include/mihiraki.h) as a shared library, for other
+        // languages: the Python package (python/) loads it with ctypes.
+        .library(name: "MihirakiC", type: .dynamic, targets: ["MihirakiC"]),
     ],
     traits: [
         // Vector and text PDF pages drawn by poppler (GPL-2.0-or-later). On by
@@ -80,6 +83,8 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
+        // The C ABI: opaque handles, an error object, options as the table's names and values.
+        .target(name: "MihirakiC", dependencies: ["Mihiraki"]),
         // Process-wide settings (the allocator) the program makes for itself.
         .target(name: "CMihirakiProcess"),
         // Its Swift face: the one module that imports CMihirakiProcess.

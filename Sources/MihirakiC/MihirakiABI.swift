@@ -1,0 +1,251 @@
+import Foundation
+import Mihiraki
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Mihiraki's C ABI (include/mihiraki.h): opaque handles, an error object,
+// options as the option table's names and values. Nothing Swift crosses it:
+// handles are retained class instances passed as raw pointers, strings and
+// buffers are malloc'ed copies the caller frees with the functions below.
+
+/// A book handle: the book, and the plans made for it so far (by the options' record).
+final class BookHandle: Sendable {
+    let book: Book
+    private let plans = Mutex<[String: BookPlan]>([:])
+
+    init(_ book: Book) { self.book = book }
+
+    /// The plan for these options, made once per set of options.
+    func plan(_ options: LayoutOptions) throws -> BookPlan {
+        let key = options.recorded + " format=" + options.encoding.format.rawValue
+        if let known = plans.withLock({ $0[key] }) { return known }
+        let plan = try BookPlan(book: book, options: options, jobs: ProcessInfo.processInfo.activeProcessorCount)
+        plans.withLock { $0[key] = plan }
+        return plan
+    }
+}
+
+/// An error handle: the kind and the one-line message, kept as C text.
+final class ErrorHandle {
+    let kind: Int32
+    let message: UnsafeMutablePointer<CChar>
+
+    init(kind: Int32, message: String) {
+        self.kind = kind
+        self.message = strdup(message)
+    }
+
+    deinit { free(message) }
+}
+
+private let usageKind: Int32 = 1, bookKind: Int32 = 2
+
+/// Stores `error` in `out`, as the kind the header names.
+private func fail(_ error: any Error, _ out: UnsafeMutablePointer<OpaquePointer?>?) {
+    guard let out else { return }
+    let kind: Int32, message: String
+    if let error = error as? MihirakiError {
+        kind = error.code == .usage ? usageKind : bookKind
+        message = error.description
+    } else {
+        kind = bookKind
+        message = "\(error)"
+    }
+    out.pointee = OpaquePointer(Unmanaged.passRetained(ErrorHandle(kind: kind, message: message)).toOpaque())
+}
+
+private func book(_ pointer: OpaquePointer) -> BookHandle {
+    Unmanaged<BookHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+}
+
+private func errorHandle(_ pointer: OpaquePointer) -> ErrorHandle {
+    Unmanaged<ErrorHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+}
+
+private func text(_ string: String) -> UnsafeMutablePointer<CChar> { strdup(string) }
+
+/// `count` name/value pairs from two C arrays of strings.
+private func pairs(_ names: UnsafePointer<UnsafePointer<CChar>?>?, _ values: UnsafePointer<UnsafePointer<CChar>?>?,
+                   _ count: Int) throws -> [(name: String, value: String)] {
+    guard count > 0 else { return [] }
+    guard let names, let values else { throw MihirakiError(.usage, "options given without their names or values") }
+    return try (0..<count).map { index in
+        guard let name = names[index], let value = values[index] else {
+            throw MihirakiError(.usage, "option \(index) has no name or no value")
+        }
+        return (String(cString: name), String(cString: value))
+    }
+}
+
+/// Options from the table's names and values, checked as the command line checks them.
+private func options(_ names: UnsafePointer<UnsafePointer<CChar>?>?, _ values: UnsafePointer<UnsafePointer<CChar>?>?,
+                     _ count: Int) throws -> LayoutOptions {
+    var options = LayoutOptions()
+    try options.set(try pairs(names, values, count))
+    try options.validate()
+    return options
+}
+
+private func json(_ value: Any) -> UnsafeMutablePointer<CChar> {
+    let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data("null".utf8)
+    return text(String(decoding: data, as: UTF8.self))
+}
+
+@_cdecl("mihiraki_abi_version")
+public func mihiraki_abi_version() -> Int32 { 1 }
+
+// Made once and never written again or freed: the header promises a static string.
+nonisolated(unsafe) private let versionText = strdup(MihirakiRelease.version)!
+
+@_cdecl("mihiraki_version")
+public func mihiraki_version() -> UnsafePointer<CChar> { UnsafePointer(versionText) }
+
+@_cdecl("mihiraki_error_message")
+public func mihiraki_error_message(_ error: OpaquePointer) -> UnsafePointer<CChar> { UnsafePointer(errorHandle(error).message) }
+
+@_cdecl("mihiraki_error_kind")
+public func mihiraki_error_kind(_ error: OpaquePointer) -> Int32 { errorHandle(error).kind }
+
+@_cdecl("mihiraki_error_free")
+public func mihiraki_error_free(_ error: OpaquePointer?) {
+    guard let error else { return }
+    Unmanaged<ErrorHandle>.fromOpaque(UnsafeRawPointer(error)).release()
+}
+
+@_cdecl("mihiraki_string_free")
+public func mihiraki_string_free(_ string: UnsafeMutablePointer<CChar>?) { free(string) }
+
+@_cdecl("mihiraki_buffer_free")
+public func mihiraki_buffer_free(_ buffer: UnsafeMutablePointer<UInt8>?) { free(buffer) }
+
+@_cdecl("mihiraki_options_json")
+public func mihiraki_options_json() -> UnsafeMutablePointer<CChar> {
+    json(LayoutOptions.table.map { option -> [String: Any] in
+        let kind: String
+        switch option.kind {
+        case .value: kind = "value"
+        case .list: kind = "list"
+        case .flag: kind = "flag"
+        }
+        return ["name": option.name, "kind": kind, "value": option.valueName, "help": option.help]
+    })
+}
+
+@_cdecl("mihiraki_book_open")
+public func mihiraki_book_open(_ path: UnsafePointer<CChar>?, _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> OpaquePointer? {
+    do {
+        guard let path else { throw MihirakiError(.usage, "no path given") }
+        let handle = BookHandle(try Book.load(String(cString: path)))
+        return OpaquePointer(Unmanaged.passRetained(handle).toOpaque())
+    } catch {
+        fail(error, errorOut)
+        return nil
+    }
+}
+
+@_cdecl("mihiraki_book_free")
+public func mihiraki_book_free(_ handle: OpaquePointer?) {
+    guard let handle else { return }
+    Unmanaged<BookHandle>.fromOpaque(UnsafeRawPointer(handle)).release()
+}
+
+@_cdecl("mihiraki_book_pages_json")
+public func mihiraki_book_pages_json(_ handle: OpaquePointer) -> UnsafeMutablePointer<CChar> {
+    json(book(handle).book.images.map(\.source))
+}
+
+@_cdecl("mihiraki_book_plan_json")
+public func mihiraki_book_plan_json(_ handle: OpaquePointer, _ names: UnsafePointer<UnsafePointer<CChar>?>?,
+                                    _ values: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int,
+                                    _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> UnsafeMutablePointer<CChar>? {
+    do {
+        return text(try book(handle).plan(try options(names, values, count)).manifest.json)
+    } catch {
+        fail(error, errorOut)
+        return nil
+    }
+}
+
+@_cdecl("mihiraki_book_spread")
+public func mihiraki_book_spread(_ handle: OpaquePointer, _ names: UnsafePointer<UnsafePointer<CChar>?>?,
+                                 _ values: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int, _ index: Int,
+                                 _ pixels: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+                                 _ width: UnsafeMutablePointer<Int32>, _ height: UnsafeMutablePointer<Int32>,
+                                 _ channels: UnsafeMutablePointer<Int32>,
+                                 _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    do {
+        let image = try book(handle).plan(try options(names, values, count)).spreadAsWritten(at: index)
+        guard let buffer = malloc(max(image.pixels.count, 1))?.assumingMemoryBound(to: UInt8.self) else {
+            throw MihirakiError(.outOfMemory, "no memory for a \(image.width)×\(image.height) spread")
+        }
+        image.pixels.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: $0.count) }
+        pixels.pointee = buffer
+        width.pointee = Int32(image.width)
+        height.pointee = Int32(image.height)
+        channels.pointee = Int32(image.channels)
+        return 0
+    } catch {
+        fail(error, errorOut)
+        return -1
+    }
+}
+
+@_cdecl("mihiraki_render")
+public func mihiraki_render(_ paths: UnsafePointer<UnsafePointer<CChar>?>?, _ pathCount: Int, _ output: UnsafePointer<CChar>?,
+                            _ names: UnsafePointer<UnsafePointer<CChar>?>?, _ values: UnsafePointer<UnsafePointer<CChar>?>?,
+                            _ count: Int, _ jobs: Int32, _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    do {
+        guard let output, let paths, pathCount > 0 else { throw MihirakiError(.usage, "no book or no output folder given") }
+        let books = try (0..<pathCount).map { index -> String in
+            guard let path = paths[index] else { throw MihirakiError(.usage, "book \(index) has no path") }
+            return String(cString: path)
+        }
+        var run = RunOptions()
+        run.jobs = jobs > 0 ? Int(jobs) : ProcessInfo.processInfo.activeProcessorCount
+        let planned = BookRenderer.plan(books, options: try options(names, values, count), run: run)
+        let outcomes = try BookRenderer.render(planned.plans, into: String(cString: output), options: run)
+        var problems: [String] = []
+        for note in planned.notes { if case .failure(let failure) = note { problems.append(failure.description) } }
+        for outcome in outcomes { problems += outcome.errors.map(\.description) }
+        if !problems.isEmpty { fail(MihirakiError(.badBook, problems.joined(separator: "; ")), errorOut) }
+        return Int32(planned.failed + outcomes.filter { !$0.succeeded }.count)
+    } catch {
+        fail(error, errorOut)
+        return -1
+    }
+}
+
+@_cdecl("mihiraki_compare")
+public func mihiraki_compare(_ expected: UnsafePointer<CChar>?, _ actual: UnsafePointer<CChar>?, _ threshold: Double,
+                             _ report: UnsafePointer<CChar>?, _ result: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                             _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    do {
+        guard let expected, let actual else { throw MihirakiError(.usage, "compare needs two paths") }
+        var options = ImageComparator.Options()
+        options.threshold = threshold
+        options.reportFolder = report.map { String(cString: $0) }
+        try options.validate()
+        let first = String(cString: expected), second = String(cString: actual)
+        var isFolder: ObjCBool = false
+        let folders = FileManager.default.fileExists(atPath: first, isDirectory: &isFolder) && isFolder.boolValue
+        let comparisons = folders
+            ? try ImageComparator.compareFolders(expected: first, actual: second, options: options)
+            : [ImageComparator.compareFiles(expected: first, actual: second, options: options)]
+        if let folder = options.reportFolder {
+            try ImageComparator.writeReport(comparisons, to: folder, title: "\(first) against \(second)")
+        }
+        if let result {
+            result.pointee = json(comparisons.map { comparison -> [String: Any] in
+                ["name": comparison.name, "status": "\(comparison.status)",
+                 "differing_pixels": comparison.differingPixels, "total_pixels": comparison.totalPixels,
+                 "detail": comparison.detail ?? ""]
+            })
+        }
+        return Int32(comparisons.filter { $0.status != .ok }.count)
+    } catch {
+        fail(error, errorOut)
+        return -1
+    }
+}

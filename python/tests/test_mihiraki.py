@@ -1,0 +1,145 @@
+"""The Python package against the command line (SPEC §8): the same pixels,
+the same plan, errors, threads, and the pytest fixture. Run by scripts/test
+in a fresh venv with the wheel installed; MIHIRAKI_BIN names the CLI."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+
+import numpy
+import pytest
+from PIL import Image
+
+import mihiraki
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SAMPLE = os.path.join(ROOT, "TestImages", "sample-book")
+CLI = os.environ.get("MIHIRAKI_BIN", os.path.join(ROOT, ".build", "debug", "mihiraki"))
+
+
+def cli(*arguments):
+    return subprocess.run([CLI, *arguments], check=True, capture_output=True, text=True).stdout
+
+
+def test_installed_from_the_wheel_not_the_checkout():
+    assert not mihiraki.__file__.startswith(os.path.join(ROOT, "python"))
+    assert mihiraki.__version__ == cli("--version").strip()
+
+
+@pytest.mark.parametrize("opts", [{"size": "x300"}, {"size": "640x480", "direction": "rtl", "background": "#336699"},
+                                  {"size": "x200", "layout": "single", "blank": "transparent"},
+                                  {"size": "x240", "crop_borders": True, "split_wide": "center", "solo": [3]}])
+def test_pixels_equal_the_command_lines_pngs(tmp_path, opts):
+    flags = []
+    for key, value in opts.items():
+        name = "--" + key.replace("_", "-")
+        if value is True:
+            flags.append(name)
+        elif isinstance(value, list):
+            for item in value:
+                flags += [name, str(item)]
+        else:
+            flags += [name, str(value)]
+    cli("render", SAMPLE, "-o", str(tmp_path), "--quiet", *flags)
+    book = mihiraki.open(SAMPLE)
+    manifest = json.load(open(tmp_path / "sample-book" / "manifest.json"))
+    assert len(book.plan(**opts)["spreads"]) == len(manifest["spreads"]) > 0
+    for index, spread in enumerate(manifest["spreads"]):
+        expected = numpy.asarray(Image.open(tmp_path / "sample-book" / spread["file"]))
+        if expected.ndim == 2:
+            expected = expected[:, :, None]
+        actual = book.spread(index, **opts)
+        assert actual.dtype == numpy.uint8 and actual.shape == expected.shape, spread["file"]
+        assert numpy.array_equal(actual, expected), spread["file"]
+
+
+def test_plan_equals_plan_json():
+    book = mihiraki.open(SAMPLE)
+    for flags, opts in [([], {}), (["--size", "x300", "--direction", "rtl", "--cover", "paired"],
+                                   {"size": "x300", "direction": "rtl", "cover": "paired"})]:
+        assert book.plan(**opts) == json.loads(cli("plan", "--json", SAMPLE, *flags))
+    assert book.pages == [slot["source"] for spread in book.plan(layout="single")["spreads"] for slot in spread["slots"]]
+
+
+def test_the_array_holds_the_librarys_buffer():
+    array = mihiraki.open(SAMPLE).spread(1, size="x120")
+    assert not array.flags.owndata and array.base is not None
+    image = mihiraki.open(SAMPLE).spread_image(1, size="x120")
+    assert image.size == (array.shape[1], array.shape[0])
+    del array  # freed with the array; nothing else holds it
+
+
+def test_errors():
+    book = mihiraki.open(SAMPLE)
+    with pytest.raises(TypeError, match="unknown option 'sise'; did you mean 'size'"):
+        book.plan(sise="x300")
+    with pytest.raises(mihiraki.UsageError, match=r"bad value for --size: wide"):
+        book.spread(0, size="wide")
+    with pytest.raises(mihiraki.UsageError, match="has no spread at index 99"):
+        book.spread(99)
+    with pytest.raises(mihiraki.BookError, match="nosuch"):
+        mihiraki.open("/nonexistent/nosuch")
+    assert issubclass(mihiraki.UsageError, mihiraki.Error) and issubclass(mihiraki.BookError, mihiraki.Error)
+
+
+def test_a_damaged_page_is_a_book_error_naming_it(tmp_path):
+    shutil.copytree(SAMPLE, tmp_path / "book")
+    (tmp_path / "book" / "page2.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 40)
+    book = mihiraki.open(tmp_path / "book")
+    with pytest.raises(mihiraki.BookError, match="page2.png"):
+        for index in range(len(book)):
+            book.spread(index, size="x100")
+
+
+def test_threads_give_the_same_pixels_as_one():
+    book = mihiraki.open(SAMPLE)
+    count = len(book.plan(size="x200")["spreads"])
+    alone = [book.spread(i, size="x200") for i in range(count)]
+    results = {}
+
+    def work(name, path):
+        other = mihiraki.open(path)
+        results[name] = [other.spread(i, size="x200") for i in range(count)]
+    threads = [threading.Thread(target=work, args=(n, SAMPLE)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(results) == 4
+    for arrays in results.values():
+        assert all(numpy.array_equal(a, b) for a, b in zip(arrays, alone))
+
+
+def test_render_and_compare(tmp_path):
+    mihiraki.render([SAMPLE], tmp_path / "api", size="x150")
+    cli("render", SAMPLE, "-o", str(tmp_path / "cli"), "--quiet", "--size", "x150")
+    for name in os.listdir(tmp_path / "cli" / "sample-book"):
+        assert (tmp_path / "api" / "sample-book" / name).read_bytes() == (tmp_path / "cli" / "sample-book" / name).read_bytes()
+    results = mihiraki.compare(tmp_path / "cli" / "sample-book", tmp_path / "api" / "sample-book")
+    assert results and all(r["status"] == "ok" for r in results)
+    with pytest.raises(mihiraki.BookError):
+        mihiraki.render(["/nonexistent/book"], tmp_path / "none")
+
+
+def test_the_snapshot_fixture_passes_then_fails_on_a_changed_page(tmp_path):
+    shutil.copytree(SAMPLE, tmp_path / "book")
+    (tmp_path / "test_book.py").write_text(
+        "def test_book(spread_snapshot):\n"
+        f"    spread_snapshot({str(tmp_path / 'book')!r}, size='x120')\n")
+    def pytest_run(*arguments):
+        return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *arguments],
+                              cwd=tmp_path, capture_output=True, text=True)
+    missing = pytest_run()
+    assert missing.returncode != 0 and "--snapshot-update" in missing.stdout
+    assert pytest_run("--snapshot-update").returncode == 0
+    assert pytest_run().returncode == 0
+    # One page changed: its spread is named, and the report is written beside the goldens.
+    page = Image.open(tmp_path / "book" / "page3.jpg").convert("RGB")
+    page.paste((255, 0, 0), (0, 0, page.width // 2, page.height // 2))
+    page.save(tmp_path / "book" / "page3.jpg", quality=95)
+    changed = pytest_run()
+    assert changed.returncode != 0
+    assert "spread-002.png (diff" in changed.stdout, changed.stdout
+    assert (tmp_path / "__snapshots__" / "test_book-report" / "index.html").exists()
