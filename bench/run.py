@@ -14,7 +14,7 @@ folder. Thumbnail rows (x300: PNG, WebP and JPEG at quality 85) compare with
 libvips writing the same format. The books are also written with
 `--compression fast` (the fast part) against libvips's default. Last, `mihiraki serve` under wrk
 (bench/server.py). BENCH_ONLY=library (or books, fast, thumbs, webp, profile,
-scaling, compare, archive, server, workers, memory, catalog, pairing, cut, pdf, floor; comma-separated) runs only those parts.
+scaling, compare, archive, server, workers, memory, catalog, pairing, cut, python, pdf, floor; comma-separated) runs only those parts.
 The workers part (also run with server) sets rendering workers against in-process renders and the
 access log against --quiet (bench/server_workers.py); BENCH_EARLIER=PATH adds another build's --quiet.
 The floor part (also printed with thumbs) sets x300 PNG and WebP against their decode floor (bench/floor.py),
@@ -411,6 +411,20 @@ def cut_bench():
                     "--sets", os.path.join(WORK, "split-sets"), "--bin", MIHIRAKI])
 
 
+def python_bench():
+    """SPEC §8: the manga book's spreads at x300 as numpy arrays from the
+    wheel (built here, installed in a fresh venv) against a Pillow script
+    and pyvips drawing the same rectangles; one and two threads."""
+    wheel = subprocess.run([os.path.join(ROOT, "scripts", "python-wheel")], check=True, capture_output=True,
+                           text=True).stdout.strip().splitlines()[-1]
+    venv = os.path.join(WORK, "venv")
+    shutil.rmtree(venv, ignore_errors=True)
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv], check=True)
+    subprocess.run([os.path.join(venv, "bin", "pip"), "install", "--quiet", "--no-deps", wheel], check=True)
+    subprocess.run([os.path.join(venv, "bin", "python"), os.path.join(ROOT, "bench", "python_bench.py"),
+                    os.path.join(WORK, "corpus", "manga"), str(RUNS)], check=True, cwd=venv)
+
+
 def pdf_bench():
     """PDF books of pictures against the folders they were made from (img2pdf
     keeps the JPEGs as they are): time and peak RSS, 40 and 400 pages, full
@@ -486,7 +500,7 @@ def main():
     tools = ["mihiraki", "vips", "pillow", "magick"]
     if os.environ.get("BENCH_TOOLS"):
         tools = os.environ["BENCH_TOOLS"].split(",")
-    parts = set((os.environ.get("BENCH_ONLY") or "books,thumbs,profile,scaling,compare,archive,library,server,memory,catalog,pairing,cut,pdf").split(","))
+    parts = set((os.environ.get("BENCH_ONLY") or "books,thumbs,profile,scaling,compare,archive,library,server,memory,catalog,pairing,cut,python,pdf").split(","))
     print(f"machine: {os.cpu_count()} CPUs, {open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}")
     if "books" in parts:
         for name in ("manga", "comic"):
@@ -527,6 +541,8 @@ def main():
         pairing_bench()
     if "cut" in parts:
         cut_bench()
+    if "python" in parts:
+        python_bench()
     if "pdf" in parts:
         pdf_bench()
 

@@ -143,3 +143,14 @@ def test_the_snapshot_fixture_passes_then_fails_on_a_changed_page(tmp_path):
     assert changed.returncode != 0
     assert "spread-002.png (diff" in changed.stdout, changed.stdout
     assert (tmp_path / "__snapshots__" / "test_book-report" / "index.html").exists()
+
+
+def test_the_c_abi_from_c(tmp_path):
+    """include/mihiraki.h as a C program sees it, linked to the wheel's library."""
+    lib = os.path.join(os.path.dirname(mihiraki.__file__), "_lib")
+    program = tmp_path / "abi_check"
+    subprocess.run(["cc", "-std=c11", "-Wall", "-Werror", "-I", lib, os.path.join(os.path.dirname(__file__), "abi_check.c"),
+                    "-L", lib, "-lMihirakiC", "-Wl,-rpath," + lib, "-o", str(program)], check=True)
+    run = subprocess.run([str(program), SAMPLE], capture_output=True, text=True)
+    expected = mihiraki.open(SAMPLE).spread(1, size="x200", direction="rtl").shape
+    assert run.returncode == 0 and run.stdout.strip() == "ok %dx%dx%d" % (expected[1], expected[0], expected[2]), run.stdout
