@@ -27,7 +27,7 @@ def with_mihiraki(book, plan, threads=1):
 
     def work(indices):
         for i in indices:
-            out[i] = book.spread(i, size="x300")
+            out[i] = book.spread(i + 1, size="x300")
     groups = [range(k, count, threads) for k in range(threads)]
     workers = [threading.Thread(target=work, args=(g,)) for g in groups]
     for w in workers:

@@ -57,25 +57,33 @@ char *mihiraki_options_json(void);
 mihiraki_book *mihiraki_book_open(const char *path, mihiraki_error **error);
 void mihiraki_book_free(mihiraki_book *book);
 
-/* The book's pages, in reading order, as a JSON list of their paths inside it. */
+/* The book's image files, in the book's order, as a JSON list of their paths inside it. */
 char *mihiraki_book_pages_json(mihiraki_book *book);
 
-/* The plan for `count` options, as `mihiraki plan --json` prints it. */
-char *mihiraki_book_plan_json(mihiraki_book *book, const char *const *names, const char *const *values,
-                              size_t count, mihiraki_error **error);
+/* The number of pages as plans number them (after ComicInfo's deletions), or -1. */
+ptrdiff_t mihiraki_book_page_count(mihiraki_book *book, mihiraki_error **error);
 
-/* Spread `index` (0-based) drawn with `count` options: rows top to bottom,
-   `*width` x `*height` pixels of `*channels` samples (1 gray, 3 RGB, 4 RGBA),
-   no padding. Returns 0, or -1 with `*error` set. */
+/* The plan for `count` options, as `mihiraki plan --json` prints it. `jobs`:
+   pages read at once when planning reads pixels (0: all cores); the plan
+   does not depend on it. */
+char *mihiraki_book_plan_json(mihiraki_book *book, const char *const *names, const char *const *values,
+                              size_t count, int jobs, mihiraki_error **error);
+
+/* Spread `index` (0-based: the file spread-001 is 0) drawn with `count`
+   options: rows top to bottom, `*width` x `*height` pixels of `*channels`
+   samples (1 gray, 3 RGB, 4 RGBA), no padding, the values the CLI's PNG
+   holds. Returns 0, or -1 with `*error` set. */
 int mihiraki_book_spread(mihiraki_book *book, const char *const *names, const char *const *values, size_t count,
-                         size_t index, uint8_t **pixels, int *width, int *height, int *channels,
+                         int jobs, size_t index, uint8_t **pixels, int *width, int *height, int *channels,
                          mihiraki_error **error);
 
 /* Renders books to `output` as `mihiraki render` does, with `jobs` workers
-   (0: all cores). Returns the number of books that failed (their errors
-   joined in `*error`), or -1 when nothing was rendered. */
+   (0: all cores), printing nothing. `*result` receives JSON, one outcome per
+   book in order: {"book", "folder", "written": [files], "error": null or the
+   message}; a failed book does not stop the others. Returns the number of
+   books that failed, or -1 (with `*error`) when nothing could start. */
 int mihiraki_render(const char *const *paths, size_t path_count, const char *output, const char *const *names,
-                    const char *const *values, size_t count, int jobs, mihiraki_error **error);
+                    const char *const *values, size_t count, int jobs, char **result, mihiraki_error **error);
 
 /* Compares two images or two folders of images as `mihiraki compare` does
    (`threshold`: pixelmatch's, 0.1 by default; `report`: a folder for the

@@ -17,11 +17,12 @@ final class BookHandle: Sendable {
 
     init(_ book: Book) { self.book = book }
 
-    /// The plan for these options, made once per set of options.
-    func plan(_ options: LayoutOptions) throws -> BookPlan {
+    /// The plan for these options, made once per set of options (`jobs`:
+    /// pages read at once when planning reads pixels; the plan is the same).
+    func plan(_ options: LayoutOptions, jobs: Int32 = 1) throws -> BookPlan {
         let key = options.recorded + " format=" + options.encoding.format.rawValue
         if let known = plans.withLock({ $0[key] }) { return known }
-        let plan = try BookPlan(book: book, options: options, jobs: ProcessInfo.processInfo.activeProcessorCount)
+        let plan = try BookPlan(book: book, options: options, jobs: jobs > 0 ? Int(jobs) : ProcessInfo.processInfo.activeProcessorCount)
         plans.withLock { $0[key] = plan }
         return plan
     }
@@ -156,12 +157,22 @@ public func mihiraki_book_pages_json(_ handle: OpaquePointer) -> UnsafeMutablePo
     json(book(handle).book.images.map(\.source))
 }
 
+@_cdecl("mihiraki_book_page_count")
+public func mihiraki_book_page_count(_ handle: OpaquePointer, _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> Int {
+    do {
+        return try book(handle).plan(LayoutOptions()).pageCount
+    } catch {
+        fail(error, errorOut)
+        return -1
+    }
+}
+
 @_cdecl("mihiraki_book_plan_json")
 public func mihiraki_book_plan_json(_ handle: OpaquePointer, _ names: UnsafePointer<UnsafePointer<CChar>?>?,
-                                    _ values: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int,
+                                    _ values: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int, _ jobs: Int32,
                                     _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> UnsafeMutablePointer<CChar>? {
     do {
-        return text(try book(handle).plan(try options(names, values, count)).manifest.json)
+        return text(try book(handle).plan(try options(names, values, count), jobs: jobs).manifest.json)
     } catch {
         fail(error, errorOut)
         return nil
@@ -170,13 +181,13 @@ public func mihiraki_book_plan_json(_ handle: OpaquePointer, _ names: UnsafePoin
 
 @_cdecl("mihiraki_book_spread")
 public func mihiraki_book_spread(_ handle: OpaquePointer, _ names: UnsafePointer<UnsafePointer<CChar>?>?,
-                                 _ values: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int, _ index: Int,
+                                 _ values: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int, _ jobs: Int32, _ index: Int,
                                  _ pixels: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
                                  _ width: UnsafeMutablePointer<Int32>, _ height: UnsafeMutablePointer<Int32>,
                                  _ channels: UnsafeMutablePointer<Int32>,
                                  _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     do {
-        let image = try book(handle).plan(try options(names, values, count)).spreadAsWritten(at: index)
+        let image = try book(handle).plan(try options(names, values, count), jobs: jobs).spreadAsWritten(at: index)
         guard let buffer = malloc(max(image.pixels.count, 1))?.assumingMemoryBound(to: UInt8.self) else {
             throw MihirakiError(.outOfMemory, "no memory for a \(image.width)×\(image.height) spread")
         }
@@ -195,7 +206,8 @@ public func mihiraki_book_spread(_ handle: OpaquePointer, _ names: UnsafePointer
 @_cdecl("mihiraki_render")
 public func mihiraki_render(_ paths: UnsafePointer<UnsafePointer<CChar>?>?, _ pathCount: Int, _ output: UnsafePointer<CChar>?,
                             _ names: UnsafePointer<UnsafePointer<CChar>?>?, _ values: UnsafePointer<UnsafePointer<CChar>?>?,
-                            _ count: Int, _ jobs: Int32, _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+                            _ count: Int, _ jobs: Int32, _ result: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                            _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     do {
         guard let output, let paths, pathCount > 0 else { throw MihirakiError(.usage, "no book or no output folder given") }
         let books = try (0..<pathCount).map { index -> String in
@@ -206,11 +218,21 @@ public func mihiraki_render(_ paths: UnsafePointer<UnsafePointer<CChar>?>?, _ pa
         run.jobs = jobs > 0 ? Int(jobs) : ProcessInfo.processInfo.activeProcessorCount
         let planned = BookRenderer.plan(books, options: try options(names, values, count), run: run)
         let outcomes = try BookRenderer.render(planned.plans, into: String(cString: output), options: run)
-        var problems: [String] = []
-        for note in planned.notes { if case .failure(let failure) = note { problems.append(failure.description) } }
-        for outcome in outcomes { problems += outcome.errors.map(\.description) }
-        if !problems.isEmpty { fail(MihirakiError(.badBook, problems.joined(separator: "; ")), errorOut) }
-        return Int32(planned.failed + outcomes.filter { !$0.succeeded }.count)
+        // One outcome per book given, in order: planned and rendered, or the reason it was not.
+        var rows: [[String: Any]] = books.map { ["book": $0, "written": [String](), "error": NSNull()] }
+        let failedIndices = books.indices.filter { !planned.pathIndices.contains($0) }
+        let failures = planned.notes.compactMap { note -> MihirakiError? in
+            if case .failure(let failure) = note { return failure }
+            return nil
+        }
+        for (index, failure) in zip(failedIndices, failures) { rows[index]["error"] = failure.description }
+        for (outcome, index) in zip(outcomes, planned.pathIndices) {
+            rows[index]["written"] = outcome.written
+            rows[index]["folder"] = outcome.folder
+            if !outcome.errors.isEmpty { rows[index]["error"] = outcome.errors.map(\.description).joined(separator: "; ") }
+        }
+        result?.pointee = json(rows)
+        return Int32(rows.filter { !($0["error"] is NSNull) }.count)
     } catch {
         fail(error, errorOut)
         return -1

@@ -20,9 +20,10 @@ import difflib
 import json
 import os
 import weakref
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
-__all__ = ["open", "render", "compare", "options", "Book", "Error", "BookError", "UsageError", "__version__"]
+__all__ = ["open", "render", "compare", "options", "Book", "Outcome", "CompareResult", "Error", "BookError", "UsageError",
+           "UnknownOptionError", "__version__"]
 
 
 class Error(Exception):
@@ -35,6 +36,11 @@ class UsageError(Error, ValueError):
 
 class BookError(Error):
     """A book or page that cannot be read, or a file that cannot be written."""
+
+
+class UnknownOptionError(UsageError, TypeError):
+    """A keyword that is not an option (also a TypeError, as Python's own
+    unknown keywords are); the message names the nearest option."""
 
 
 def _load() -> ctypes.CDLL:
@@ -54,12 +60,14 @@ def _load() -> ctypes.CDLL:
         "mihiraki_book_open": ([ctypes.c_char_p, error_p], ctypes.c_void_p),
         "mihiraki_book_free": ([ctypes.c_void_p], None),
         "mihiraki_book_pages_json": ([ctypes.c_void_p], ctypes.c_void_p),
-        "mihiraki_book_plan_json": ([ctypes.c_void_p, char_pp, char_pp, ctypes.c_size_t, error_p], ctypes.c_void_p),
-        "mihiraki_book_spread": ([ctypes.c_void_p, char_pp, char_pp, ctypes.c_size_t, ctypes.c_size_t,
+        "mihiraki_book_page_count": ([ctypes.c_void_p, error_p], ctypes.c_ssize_t),
+        "mihiraki_book_plan_json": ([ctypes.c_void_p, char_pp, char_pp, ctypes.c_size_t, ctypes.c_int, error_p],
+                                    ctypes.c_void_p),
+        "mihiraki_book_spread": ([ctypes.c_void_p, char_pp, char_pp, ctypes.c_size_t, ctypes.c_int, ctypes.c_size_t,
                                   ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_int),
                                   ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int), error_p], ctypes.c_int),
         "mihiraki_render": ([char_pp, ctypes.c_size_t, ctypes.c_char_p, char_pp, char_pp, ctypes.c_size_t,
-                             ctypes.c_int, error_p], ctypes.c_int),
+                             ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), error_p], ctypes.c_int),
         "mihiraki_compare": ([ctypes.c_char_p, ctypes.c_char_p, ctypes.c_double, ctypes.c_char_p,
                               ctypes.POINTER(ctypes.c_void_p), error_p], ctypes.c_int),
     }
@@ -113,7 +121,7 @@ def _pairs(keywords: Dict[str, Any]) -> Tuple[Any, Any, int]:
             keywords_known = [o["name"].replace("-", "_") for o in _OPTIONS]
             nearest = difflib.get_close_matches(keyword, keywords_known, n=1, cutoff=0.5)
             hint = f"; did you mean {nearest[0]!r}?" if nearest else ""
-            raise TypeError(f"unknown option {keyword!r}{hint}")
+            raise UnknownOptionError(f"unknown option {keyword!r}{hint}")
         if value is None:
             continue
         if option["kind"] == "list":
@@ -155,34 +163,45 @@ class Book:
         self.close()
 
     @property
-    def pages(self) -> List[str]:
-        """The book's page files, in reading order (paths inside the book)."""
-        return json.loads(_text(_lib.mihiraki_book_pages_json(self._handle)))
+    def pages(self) -> int:
+        """The number of pages, as plans number them (after ComicInfo's deletions)."""
+        error = ctypes.c_void_p()
+        count = _lib.mihiraki_book_page_count(self._handle, ctypes.byref(error))
+        if count < 0:
+            _raise(error)
+        return count
 
-    def plan(self, **opts: Any) -> Dict[str, Any]:
+    def plan(self, jobs: int = 1, **opts: Any) -> Dict[str, Any]:
         """The plan: what ``mihiraki plan --json`` prints, as a dict (its
-        ``spreads`` list every file and where each page goes)."""
+        ``spreads`` list every file and where each page goes). ``jobs``:
+        pages read at once when the plan reads pixels (0: all cores); the
+        plan does not depend on it."""
         names, values, count = _pairs(opts)
         error = ctypes.c_void_p()
-        text = _lib.mihiraki_book_plan_json(self._handle, names, values, count, ctypes.byref(error))
+        text = _lib.mihiraki_book_plan_json(self._handle, names, values, count, jobs, ctypes.byref(error))
         if not text:
             _raise(error)
         return json.loads(_text(text))
 
     def __len__(self) -> int:
+        """The number of spreads with the default options."""
         return len(self.plan()["spreads"])
 
-    def spread(self, index: int, **opts: Any):
-        """Spread ``index`` (0-based) as a numpy array, H x W x C uint8 (C: 1
-        gray, 3 RGB, 4 RGBA), the pixels of the PNG ``render`` writes. The
-        array holds the library's buffer without a copy."""
+    def spread(self, number: int, jobs: int = 1, **opts: Any):
+        """Spread ``number`` (from 1, as the files ``spread-001.png``, ... are)
+        as a numpy uint8 array: H x W for gray, H x W x 3 for RGB, H x W x 4
+        for RGBA, the values the CLI's PNG decodes to. The array holds the
+        library's buffer without a copy. Out of range raises IndexError."""
         import numpy
 
+        spreads = len(self.plan(jobs=jobs, **opts)["spreads"])
+        if not isinstance(number, int) or not 1 <= number <= spreads:
+            raise IndexError(f"{self.path} has spreads 1 to {spreads}, not {number!r}")
         names, values, count = _pairs(opts)
         pixels = ctypes.c_void_p()
         width, height, channels = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
         error = ctypes.c_void_p()
-        status = _lib.mihiraki_book_spread(self._handle, names, values, count, index, ctypes.byref(pixels),
+        status = _lib.mihiraki_book_spread(self._handle, names, values, count, jobs, number - 1, ctypes.byref(pixels),
                                            ctypes.byref(width), ctypes.byref(height), ctypes.byref(channels),
                                            ctypes.byref(error))
         if status != 0:
@@ -191,15 +210,56 @@ class Book:
         buffer = (ctypes.c_uint8 * size).from_address(pixels.value)
         # The buffer is the library's: freed when the last array over it goes.
         weakref.finalize(buffer, _lib.mihiraki_buffer_free, pixels.value)
-        return numpy.frombuffer(buffer, dtype=numpy.uint8).reshape(height.value, width.value, channels.value)
+        array = numpy.frombuffer(buffer, dtype=numpy.uint8)
+        if channels.value == 1:
+            return array.reshape(height.value, width.value)
+        return array.reshape(height.value, width.value, channels.value)
 
-    def spread_image(self, index: int, **opts: Any):
-        """Spread ``index`` as a PIL image (mode L, RGB or RGBA)."""
+    def spread_image(self, number: int, jobs: int = 1, **opts: Any):
+        """Spread ``number`` (from 1) as a PIL image (mode L, RGB or RGBA)."""
         from PIL import Image
 
-        array = self.spread(index, **opts)
-        mode = {1: "L", 3: "RGB", 4: "RGBA"}[array.shape[2]]
-        return Image.fromarray(array[:, :, 0] if mode == "L" else array, mode)
+        array = self.spread(number, jobs=jobs, **opts)
+        return Image.fromarray(array, {2: "L"}.get(array.ndim) or {3: "RGB", 4: "RGBA"}[array.shape[2]])
+
+
+class Outcome(NamedTuple):
+    """One book of a ``render``: its path, the folder its spreads went to,
+    the files written, and the error that stopped it (None when it did not)."""
+    book: str
+    folder: Optional[str]
+    written: List[str]
+    error: Optional[str]
+
+
+class CompareResult:
+    """What ``compare`` found: ``ok`` (also its truth value),
+    ``differing_pixels``, ``total_pixels`` and, for folders, ``files`` (one
+    result per file, with its ``name`` and ``status``)."""
+
+    def __init__(self, rows: List[Dict[str, Any]], folders: bool):
+        self.files = [_FileResult(row) for row in rows] if folders else []
+        self.ok = all(row["status"] == "ok" for row in rows)
+        self.differing_pixels = sum(row["differing_pixels"] for row in rows)
+        self.total_pixels = sum(row["total_pixels"] for row in rows)
+        self.detail = "; ".join(row["detail"] for row in rows if row.get("detail"))
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def __repr__(self) -> str:
+        return (f"CompareResult(ok={self.ok}, differing_pixels={self.differing_pixels}, "
+                f"total_pixels={self.total_pixels}, files={len(self.files)})")
+
+
+class _FileResult(CompareResult):
+    def __init__(self, row: Dict[str, Any]):
+        super().__init__([row], folders=False)
+        self.name = row["name"]
+        self.status = row["status"]
+
+    def __repr__(self) -> str:
+        return f"FileResult(name={self.name!r}, status={self.status!r}, differing_pixels={self.differing_pixels})"
 
 
 def open(path: Union[str, os.PathLike]) -> Book:  # noqa: A001 - the name pyvips and PIL use
@@ -210,33 +270,50 @@ def open(path: Union[str, os.PathLike]) -> Book:  # noqa: A001 - the name pyvips
 
 
 def render(books: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]], output: Union[str, os.PathLike],
-           jobs: int = 0, **opts: Any) -> None:
+           jobs: int = 0, **opts: Any) -> List[Outcome]:
     """Renders books to ``output/<book>/spread-NNN.png`` and ``manifest.json``,
-    as ``mihiraki render`` does (``jobs``: workers, 0 for all cores).
-
-    Raises BookError, naming every book that failed, after the others are written."""
+    as ``mihiraki render`` does, with ``jobs`` workers (0: all cores), and
+    prints nothing. Returns one Outcome per book, in order; a failed book
+    does not stop the others. A bad option raises UsageError."""
     paths = [books] if isinstance(books, (str, os.PathLike)) else list(books)
     encoded = [os.fspath(path).encode() for path in paths]
     array = (ctypes.c_char_p * max(len(encoded), 1))(*encoded)
     names, values, count = _pairs(opts)
-    error = ctypes.c_void_p()
-    failed = _lib.mihiraki_render(array, len(encoded), os.fspath(output).encode(), names, values, count, jobs,
-                                  ctypes.byref(error))
-    if failed != 0 or error.value:
-        _raise(error)
-
-
-def compare(expected: Union[str, os.PathLike], actual: Union[str, os.PathLike], threshold: float = 0.1,
-            report: Optional[Union[str, os.PathLike]] = None) -> List[Dict[str, Any]]:
-    """Compares two images, or two folders of images, as ``mihiraki compare``
-    does: one dict per file (``name``, ``status`` ok/diff/missing/extra/error,
-    ``differing_pixels``, ``total_pixels``). With ``report``, writes the
-    report page there."""
     result = ctypes.c_void_p()
     error = ctypes.c_void_p()
-    status = _lib.mihiraki_compare(os.fspath(expected).encode(), os.fspath(actual).encode(), threshold,
-                                   os.fspath(report).encode() if report is not None else None,
-                                   ctypes.byref(result), ctypes.byref(error))
-    if status < 0:
+    failed = _lib.mihiraki_render(array, len(encoded), os.fspath(output).encode(), names, values, count, jobs,
+                                  ctypes.byref(result), ctypes.byref(error))
+    if failed < 0:
         _raise(error)
-    return json.loads(_text(result.value))
+    return [Outcome(row["book"], row.get("folder"), row["written"], row["error"]) for row in json.loads(_text(result.value))]
+
+
+def _as_path(image: Any, folder: str, name: str) -> str:
+    """A path as it is; a numpy array or a PIL image written as a PNG in `folder`."""
+    if isinstance(image, (str, os.PathLike)):
+        return os.fspath(image)
+    from PIL import Image
+
+    picture = image if isinstance(image, Image.Image) else Image.fromarray(image)
+    path = os.path.join(folder, name + ".png")
+    picture.save(path)
+    return path
+
+
+def compare(expected: Any, actual: Any, threshold: float = 0.1,
+            report: Optional[Union[str, os.PathLike]] = None) -> CompareResult:
+    """Compares two images or two folders of images, as ``mihiraki compare``
+    does (pixelmatch's ``threshold``). Each may be a path, a numpy array or a
+    PIL image. With ``report``, writes the report page there."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="mihiraki-") as scratch:
+        first, second = _as_path(expected, scratch, "expected"), _as_path(actual, scratch, "actual")
+        result = ctypes.c_void_p()
+        error = ctypes.c_void_p()
+        status = _lib.mihiraki_compare(first.encode(), second.encode(), threshold,
+                                       os.fspath(report).encode() if report is not None else None,
+                                       ctypes.byref(result), ctypes.byref(error))
+        if status < 0:
+            _raise(error)
+        return CompareResult(json.loads(_text(result.value)), folders=os.path.isdir(first))

@@ -1,4 +1,4 @@
-"""Visual regression tests of spreads with pytest.
+"""Visual regression tests of spreads with pytest (registered as a plugin).
 
     from mihiraki.testing import assert_spreads_match
 
@@ -8,64 +8,76 @@
     def test_volume_two(spread_snapshot):
         spread_snapshot("books/vol02.cbz", size="x300")
 
-``spread_snapshot`` keeps its goldens in ``__snapshots__/<test name>``
-beside the test file; ``pytest --snapshot-update`` writes them. A mismatch
-fails naming the spreads that differ and writes the ``compare --report``
-page beside the goldens (``<golden>-report/index.html``).
+Goldens are what ``render`` writes for the book (``spread-001.png``, ...,
+``manifest.json``). ``spread_snapshot`` keeps them in
+``__snapshots__/<test module>/<test name>/`` beside the test file, and
+``pytest --snapshot-update`` rewrites them; a missing golden fails. A
+failure names each spread that differs and the ``compare --report`` page
+written for it (``<golden>-report/index.html``).
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Union
 
 import pytest
 
 import mihiraki
 
-PathLike = Union[str, os.PathLike]
+BookLike = Union[str, os.PathLike, "mihiraki.Book"]
 
 
-def _render(book: PathLike, into: str, **opts: Any) -> str:
-    mihiraki.render([book], into, **opts)
-    folders = [entry for entry in os.listdir(into) if os.path.isdir(os.path.join(into, entry))]
-    if len(folders) != 1:
-        raise mihiraki.BookError(f"{os.fspath(book)}: rendered into {folders}")
-    return os.path.join(into, folders[0])
+def _render(book: BookLike, into: str, **opts: Any) -> str:
+    """Renders `book` into `into`; returns the folder of its spreads."""
+    path = book.path if isinstance(book, mihiraki.Book) else os.fspath(book)
+    [outcome] = mihiraki.render([path], into, **opts)
+    if outcome.error:
+        raise mihiraki.BookError(outcome.error)
+    return outcome.folder
 
 
-def assert_spreads_match(book: PathLike, golden_dir: PathLike, threshold: float = 0.1, **opts: Any) -> None:
-    """Renders ``book`` with ``opts`` and requires every spread to match the
-    PNGs in ``golden_dir`` (pixelmatch's ``threshold``); the plan must list
-    the same files. On a mismatch, raises AssertionError naming the spreads
-    and writes the report page to ``<golden_dir>-report``."""
-    golden = os.fspath(golden_dir)
+def _plan(folder: str) -> Any:
+    """A manifest without its fingerprint (which names the pages' bytes, not the plan)."""
+    with open(os.path.join(folder, "manifest.json")) as f:
+        manifest = json.load(f)
+    manifest.pop("fingerprint", None)
+    return manifest
+
+
+def assert_spreads_match(book: BookLike, golden_dir: Union[str, os.PathLike], threshold: float = 0.1,
+                         **opts: Any) -> None:
+    """Renders ``book`` (a Book or a path) with ``opts`` and requires the
+    plan and every spread to match ``golden_dir`` (pixelmatch's
+    ``threshold``). On a mismatch, raises AssertionError naming each spread
+    that differs and the report page written to ``<golden_dir>-report``."""
+    golden = os.fspath(golden_dir).rstrip("/")
+    report = golden + "-report"
+    if not os.path.isdir(golden):
+        raise AssertionError(f"no golden spreads at {golden}")
     with tempfile.TemporaryDirectory(prefix="mihiraki-") as scratch:
         rendered = _render(book, scratch, **opts)
-        for extra in ("manifest.json",):
-            if os.path.exists(os.path.join(rendered, extra)):
-                os.remove(os.path.join(rendered, extra))
-        report = golden.rstrip("/") + "-report"
-        results = mihiraki.compare(golden, rendered, threshold=threshold)
-        bad = [r for r in results if r["status"] != "ok"]
-        if bad:
-            shutil.rmtree(report, ignore_errors=True)
-            mihiraki.compare(golden, rendered, threshold=threshold, report=report)
-            names = ", ".join(f"{r['name']} ({r['status']}, {r['differing_pixels']} pixels)" for r in bad)
-            raise AssertionError(f"{os.fspath(book)}: spreads differ from {golden}: {names}; "
-                                 f"report: {os.path.join(report, 'index.html')}")
+        result = mihiraki.compare(golden, rendered, threshold=threshold)
+        problems = [f"{f.name} ({f.status}, {f.differing_pixels} pixels differ)" for f in result.files if not f.ok]
+        if os.path.exists(os.path.join(golden, "manifest.json")) and _plan(golden) != _plan(rendered):
+            problems.insert(0, "manifest.json (the plan changed)")
         shutil.rmtree(report, ignore_errors=True)
+        if problems:
+            mihiraki.compare(golden, rendered, threshold=threshold, report=report)
+            raise AssertionError(f"spreads differ from {golden}: {', '.join(problems)}; "
+                                 f"report: {os.path.join(report, 'index.html')}")
 
 
-def update_golden(book: PathLike, golden_dir: PathLike, **opts: Any) -> None:
-    """Writes ``book``'s spreads with ``opts`` into ``golden_dir`` (replacing it)."""
+def update_golden(book: BookLike, golden_dir: Union[str, os.PathLike], **opts: Any) -> None:
+    """Writes what ``render`` writes for ``book`` with ``opts`` into ``golden_dir``, replacing it."""
     golden = os.fspath(golden_dir)
     with tempfile.TemporaryDirectory(prefix="mihiraki-") as scratch:
         rendered = _render(book, scratch, **opts)
         shutil.rmtree(golden, ignore_errors=True)
         os.makedirs(os.path.dirname(os.path.abspath(golden)), exist_ok=True)
-        shutil.copytree(rendered, golden, ignore=shutil.ignore_patterns("manifest.json"))
+        shutil.copytree(rendered, golden)
 
 
 def pytest_addoption(parser: Any) -> None:
@@ -75,19 +87,20 @@ def pytest_addoption(parser: Any) -> None:
 
 @pytest.fixture
 def spread_snapshot(request: Any) -> Callable[..., None]:
-    """A function ``(book, name=None, **opts)`` that checks ``book``'s spreads
-    against ``__snapshots__/<test>[-<name>]`` beside the test file, or with
-    ``--snapshot-update`` writes them there."""
-    folder = os.path.join(os.path.dirname(str(request.node.fspath)), "__snapshots__")
+    """``spread_snapshot(book, **opts)``: checks ``book``'s spreads against
+    ``__snapshots__/<test module>/<test name>/`` beside the test file, or
+    with ``--snapshot-update`` writes them there."""
+    test_file = str(request.node.fspath)
+    module = os.path.splitext(os.path.basename(test_file))[0]
+    golden = os.path.join(os.path.dirname(test_file), "__snapshots__", module, request.node.name)
     update = request.config.getoption("--snapshot-update")
 
-    def check(book: PathLike, name: Optional[str] = None, **opts: Any) -> None:
-        golden = os.path.join(folder, request.node.name + (f"-{name}" if name else ""))
-        if update or not os.path.isdir(golden):
-            if not update:
-                pytest.fail(f"no golden spreads at {golden}; run pytest --snapshot-update to write them")
+    def check(book: BookLike, **opts: Any) -> None:
+        if update:
             update_golden(book, golden, **opts)
-            return
-        assert_spreads_match(book, golden, **opts)
+        elif not os.path.isdir(golden):
+            pytest.fail(f"no golden spreads at {golden}; run pytest --snapshot-update to write them")
+        else:
+            assert_spreads_match(book, golden, **opts)
 
     return check

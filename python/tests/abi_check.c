@@ -11,23 +11,24 @@ int main(int argc, char **argv) {
     mihiraki_book *book = mihiraki_book_open(argv[1], &error);
     if (!book) { printf("open: %s\n", mihiraki_error_message(error)); mihiraki_error_free(error); return 1; }
     const char *names[] = {"size", "direction"}, *values[] = {"x200", "rtl"};
-    char *plan = mihiraki_book_plan_json(book, names, values, 2, &error);
+    char *plan = mihiraki_book_plan_json(book, names, values, 2, 1, &error);
     if (!plan || !strstr(plan, "\"direction\": \"rtl\"")) { printf("plan: %s\n", plan ? plan : "none"); return 1; }
     mihiraki_string_free(plan);
     uint8_t *pixels = NULL;
     int width = 0, height = 0, channels = 0;
-    if (mihiraki_book_spread(book, names, values, 2, 1, &pixels, &width, &height, &channels, &error) != 0) {
+    if (mihiraki_book_spread(book, names, values, 2, 1, 1, &pixels, &width, &height, &channels, &error) != 0) {
         printf("spread: %s\n", mihiraki_error_message(error));
         return 1;
     }
     mihiraki_buffer_free(pixels);
     const char *bad_names[] = {"size"}, *bad_values[] = {"huge"};
-    if (mihiraki_book_plan_json(book, bad_names, bad_values, 1, &error) != NULL
+    if (mihiraki_book_plan_json(book, bad_names, bad_values, 1, 1, &error) != NULL
         || mihiraki_error_kind(error) != MIHIRAKI_ERROR_USAGE || !strstr(mihiraki_error_message(error), "--size")) {
         printf("bad option not refused\n");
         return 1;
     }
     mihiraki_error_free(error);
+    if (mihiraki_book_page_count(book, NULL) <= 0) { printf("no pages\n"); return 1; }
     mihiraki_book_free(book);
     printf("ok %dx%dx%d\n", width, height, channels);
     return 0;

@@ -47,6 +47,9 @@ public struct BookPlan: Sendable {
     /// The number of output images.
     public var spreadCount: Int { entries.count }
 
+    /// The number of pages as the plan numbers them, after ComicInfo's deletions.
+    package var pageCount: Int { pages.count }
+
     /// Reads the header of every page that is not deleted and imposes the book.
     /// With `--pairing auto` (``LayoutOptions/pairing``) it also reads every
     /// page's edges at reduced scale, on `jobs` threads, to find split artworks.
