@@ -262,6 +262,20 @@ class _FileResult(CompareResult):
         return f"FileResult(name={self.name!r}, status={self.status!r}, differing_pixels={self.differing_pixels})"
 
 
+def _options_doc() -> str:
+    """The keyword options, from the option table, for the docstrings."""
+    lines = ["", "    Keyword options (the option table's, `mihiraki render --help`):", ""]
+    for option in _OPTIONS:
+        keyword = option["name"].replace("-", "_")
+        value = {"flag": "True", "list": "[P, ...]"}.get(option["kind"], option["value"] or "VALUE")
+        lines.append(f"    {keyword}={value}: {option['help']}")
+    return "\n".join(lines) + "\n"
+
+
+for _function in (Book.plan, Book.spread, Book.spread_image):
+    _function.__doc__ = (_function.__doc__ or "") + _options_doc()
+
+
 def open(path: Union[str, os.PathLike]) -> Book:  # noqa: A001 - the name pyvips and PIL use
     """Opens a book: a folder of page images, a comic archive, an EPUB or a PDF.
 
@@ -298,6 +312,9 @@ def _as_path(image: Any, folder: str, name: str) -> str:
     path = os.path.join(folder, name + ".png")
     picture.save(path)
     return path
+
+
+render.__doc__ = (render.__doc__ or "") + _options_doc()
 
 
 def compare(expected: Any, actual: Any, threshold: float = 0.1,

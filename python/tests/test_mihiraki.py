@@ -172,3 +172,11 @@ def test_the_c_abi_from_c(tmp_path):
     expected = mihiraki.open(SAMPLE).spread(2, size="x200", direction="rtl").shape  # index 1 in C
     channels = expected[2] if len(expected) == 3 else 1
     assert run.returncode == 0 and run.stdout.strip() == "ok %dx%dx%d" % (expected[1], expected[0], channels), run.stdout
+
+
+def test_docstrings_and_options_come_from_the_option_table():
+    table = mihiraki.options()
+    assert {"size", "split-wide", "crop-borders", "pairing"} <= {o["name"] for o in table}
+    for option in table:
+        keyword = option["name"].replace("-", "_")
+        assert f"{keyword}=" in mihiraki.Book.plan.__doc__ and f"{keyword}=" in mihiraki.render.__doc__
