@@ -7,6 +7,8 @@ import Hummingbird
 import MihirakiTestSupport
 import Testing
 @testable import Mihiraki
+import MihirakiCodecs
+import MihirakiRaster
 @testable import MihirakiServer
 
 /// Routes, errors, ETags and headers, driven in-process through the
@@ -82,6 +84,30 @@ struct RouteTests {
             // An archive book with ComicInfo: right to left by itself.
             let rtl = try await Self.get(client, "/api/books/manga.cbz/manifest?size=x200")
             #expect(String(buffer: rtl.body).contains(#""direction": "rtl""#))
+        }
+    }
+
+    @Test("split-wide and crop-borders in a query: the manifest and the spreads are the library's (SPEC §3b)")
+    func splitAndCrop() async throws {
+        try await Self.withApp(prepare: { library in
+            var wide = PixelBuffer(width: 600, height: 400, channels: 1)
+            for index in wide.pixels.indices { wide.pixels[index] = UInt8(truncatingIfNeeded: 180 + (index % 600) / 20) }
+            try FileManager.default.createDirectory(atPath: library.root + "/wide", withIntermediateDirectories: true)
+            try Data(try PNGEncoder.encode(wide)).write(to: URL(fileURLWithPath: library.root + "/wide/p2.png"))
+            try Data(try Fixtures.solidPNG(width: 300, height: 400, [90])).write(to: URL(fileURLWithPath: library.root + "/wide/p1.png"))
+        }) { library, client in
+            var options = LayoutOptions()
+            try options.set([("size", "x200"), ("split-wide", "auto"), ("crop-borders", "1"), ("crop-limit", "5")])
+            let plan = try BookPlan(book: try Book.load(library.root + "/wide"), options: options)
+            #expect(plan.text.contains("[2a|2b]"))
+            let query = "?size=x200&split-wide=auto&crop-borders=1&crop-limit=5"
+            let manifest = try await Self.get(client, "/api/books/wide/manifest" + query)
+            #expect(manifest.status == .ok && String(buffer: manifest.body) == plan.manifest.json)
+            let spread = try await Self.get(client, "/api/books/wide/spreads/2.png" + query)
+            let expected = try plan.spreadFile(at: 1)
+            #expect(spread.status == .ok && Array(buffer: spread.body) == expected)
+            let bad = try await Self.get(client, "/api/books/wide/manifest?split-wide=sideways")
+            #expect(bad.status == .badRequest && Self.error(bad)?.contains("split-wide") == true)
         }
     }
 
