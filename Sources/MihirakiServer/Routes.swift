@@ -36,9 +36,9 @@ enum Routes {
             let entry = try service.entry(encodedID: try rawParameter("id", context))
             let options = try service.checked(try SpreadQuery.options(parameters(request), format: nil,
                                                                       maxPixels: service.options.maxPixels))
-            let plan = try await service.plan(entry, options: options).plan
+            let planned = try await service.plan(entry, options: options, query: parameters(request)).planned
             return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: plan.manifest.json)))
+                            body: .init(byteBuffer: ByteBuffer(string: planned.manifest)))
         }
         router.get("/api/books/:id/spreads/:file") { request, context in
             let entry = try service.entry(encodedID: try rawParameter("id", context))

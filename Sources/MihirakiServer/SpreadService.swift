@@ -13,6 +13,16 @@ final class SpreadService: Sendable {
         var content: String
     }
 
+    /// A book's plan for one set of options, as the routes need it: the
+    /// manifest and the number of spreads, and the plan itself when it was
+    /// made in this process (a plan that decodes pages is made by a worker
+    /// when there are workers, and only its manifest comes back).
+    struct Planned: Sendable {
+        var manifest: String
+        var spreadCount: Int
+        var plan: BookPlan?
+    }
+
     /// What a spread request gets.
     enum Answer: Sendable {
         case notModified(etag: String)
@@ -25,7 +35,7 @@ final class SpreadService: Sendable {
     private let queue: RenderQueue
     private let spreads: LRUCache<ExactKey, [UInt8]>
     private let books = LRUCache<ExactKey, OpenedBook>(capacity: 256)
-    private let plans = LRUCache<ExactKey, BookPlan>(capacity: 1024)
+    private let plans = LRUCache<ExactKey, Planned>(capacity: 1024)
     private let edgePlans = LRUCache<ExactKey, BookPlan>(capacity: 256)
     /// The rendering workers (``ServerOptions/workerProgram``), or nil to render in this process.
     let workers: WorkerPool?
@@ -59,17 +69,36 @@ final class SpreadService: Sendable {
         return options
     }
 
-    /// The book's plan for these options.
-    func plan(_ entry: BookCatalog.Entry, options: LayoutOptions) async throws -> (plan: BookPlan, content: String) {
+    /// The book's plan for these options. One that decodes pages
+    /// (``LayoutOptions/readsPixels``) is made by a rendering worker when
+    /// there are workers: a page that crashes its decoder then costs the
+    /// request, never the server.
+    func plan(_ entry: BookCatalog.Entry, options: LayoutOptions,
+              query: [(name: String, value: String)] = []) async throws -> (planned: Planned, content: String) {
         let opened = try await open(entry)
-        let key = ExactKey(entry.id + "\n" + entry.signature + "\n" + Fingerprint.describe(options))
-        if let plan = plans.value(for: key) { return (plan, opened.content) }
-        // Automatic pairing reads every page's edges: once per book version,
-        // on the render pool, then every pairing=auto plan reuses them.
-        let base = options.pairing == .auto ? try await withEdges(entry, opened) : opened.plan
-        let plan = try answering(entry) { try base.replanned(with: options) }
-        plans.insert(plan, for: key, cost: 1)
-        return (plan, opened.content)
+        let name = entry.id + "\n" + entry.signature + "\n" + Fingerprint.describe(options)
+        let key = ExactKey(name)
+        if let planned = plans.value(for: key) { return (planned, opened.content) }
+        let planned: Planned
+        if options.readsPixels, let workers {
+            let request = WorkerRequest(path: entry.path, signature: entry.signature, query: query.map { [$0.name, $0.value] },
+                                        format: options.encoding.format.rawValue, spread: 0, millisecondsLeft: 0, manifest: true)
+            let deadline = self.deadline()
+            let bytes = try await queue.run(key: ExactKey("plan\n" + name), deadline: deadline) {
+                try workers.render(request, deadline: deadline, book: entry.id)
+            }
+            let manifest = String(decoding: bytes, as: UTF8.self)
+            let count = (try? Manifest(json: bytes))?.spreads.count ?? 0
+            planned = Planned(manifest: manifest, spreadCount: count, plan: nil)
+        } else {
+            // Automatic pairing reads every page's edges: once per book version,
+            // on the render pool, then every pairing=auto plan reuses them.
+            let base = options.pairing == .auto ? try await withEdges(entry, opened) : opened.plan
+            let plan = try answering(entry) { try base.replanned(with: options) }
+            planned = Planned(manifest: plan.manifest.json, spreadCount: plan.spreadCount, plan: plan)
+        }
+        plans.insert(planned, for: key, cost: 1)
+        return (planned, opened.content)
     }
 
     /// Spread `number` (1-based) of a book: 304 when `ifNoneMatch` names its
@@ -78,9 +107,9 @@ final class SpreadService: Sendable {
     ///   rendering worker parses again into the same `options`.
     func spread(_ entry: BookCatalog.Entry, number: Int, options: LayoutOptions, query: [(name: String, value: String)] = [],
                 ifNoneMatch: String?) async throws -> Answer {
-        let (plan, content) = try await self.plan(entry, options: options)
-        guard (1...max(plan.spreadCount, 1)).contains(number), plan.spreadCount > 0 else {
-            throw ServerError(.notFound, "\(entry.id) has \(plan.spreadCount) spreads, not \(number)")
+        let (planned, content) = try await self.plan(entry, options: options, query: query)
+        guard (1...max(planned.spreadCount, 1)).contains(number), planned.spreadCount > 0 else {
+            throw ServerError(.notFound, "\(entry.id) has \(planned.spreadCount) spreads, not \(number)")
         }
         let etag = Fingerprint.entityTag(content: content, options: options, spread: number)
         let format = options.encoding.format
@@ -89,7 +118,9 @@ final class SpreadService: Sendable {
         if let bytes = spreads.value(for: key) { return .spread(bytes: bytes, etag: etag, format: format, cached: true) }
         let deadline = self.deadline()
         let bytes: [UInt8] = try await queue.run(key: key, deadline: deadline) {
+            // Without workers the plan was made here (only a worker answers with a manifest alone).
             guard let workers = self.workers else {
+                guard let plan = planned.plan else { throw ServerError(.internalServerError, "\(entry.id): no plan to render from") }
                 return try self.answering(entry) { try plan.spreadFile(at: number - 1, deadline: deadline) }
             }
             let request = WorkerRequest(path: entry.path, signature: entry.signature, query: query.map { [$0.name, $0.value] },

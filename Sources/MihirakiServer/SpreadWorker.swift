@@ -54,6 +54,7 @@ package enum SpreadWorker {
                 if plans.count > 256 { plans.removeAll() }
                 plans[key] = plan
             }
+            if request.manifest == true { return Array(plan.manifest.json.utf8) }
             return try answering { try plan.spreadFile(at: request.spread - 1, deadline: deadline) }
         }
 

@@ -68,4 +68,7 @@ struct WorkerRequest: Codable, Sendable {
     var spread: Int
     /// Milliseconds left before the request's deadline when it was sent.
     var millisecondsLeft: Int
+    /// True to answer the plan's manifest (its JSON) instead of a spread: a
+    /// plan that decodes pages is made in a worker, never in the server.
+    var manifest: Bool? = nil
 }

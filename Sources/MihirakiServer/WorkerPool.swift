@@ -73,8 +73,8 @@ package final class WorkerPool: Sendable {
                 return try renderOnce(request, deadline: deadline, book: book)
             } catch let died as WorkerDied {
                 if attempt == 2 || ContinuousClock.now >= deadline {
-                    throw ServerError(.internalServerError,
-                                      "\(book): internal error while rendering spread \(request.spread) (the worker \(died.how); please report)")
+                    let what = request.manifest == true ? "planning" : "rendering spread \(request.spread)"
+                    throw ServerError(.internalServerError, "\(book): internal error while \(what) (the worker \(died.how); please report)")
                 }
                 attempt += 1
             }

@@ -50,6 +50,32 @@ struct WorkerCLITests {
         }
     }
 
+    /// Automatic pairing, --split-wide auto and --crop-borders decode pages to
+    /// plan: with workers, that plan is made by a worker, so a page that
+    /// crashes while it is measured costs the request, not the server.
+    @Test("A page that crashes while a plan measures it (pairing=auto, crop-borders) costs its request, not the server")
+    func faultWhilePlanning() async throws {
+        try await onOwnThread {
+            let library = try Self.library()
+            defer { library.remove() }
+            let server = try RunningServer(root: library.root, ["--workers", "2", "--timeout", "20", "--quiet"],
+                                           environment: ["MIHIRAKI_TEST_FAULT": "crash:bad-page.png"])
+            defer { server.stop() }
+            for query in ["pairing=auto", "crop-borders=1", "crop-borders=1&crop-limit=4"] {
+                let manifest = try httpGet(server, "/api/books/faulty/manifest?size=x100&" + query)
+                #expect(manifest.status == 500, "\(query): \(manifest.status) \(manifest.text)")
+                #expect(manifest.error?.hasPrefix("faulty: internal error while planning") == true, "\(manifest.text)")
+                let spread = try httpGet(server, "/api/books/faulty/spreads/2.png?size=x100&" + query)
+                #expect(spread.status == 500, "\(query): \(spread.status)")
+                #expect(try httpGet(server, Self.good + "&" + query).status == 200)
+                #expect(try httpGet(server, "/healthz").status == 200)
+            }
+            // The same book planned from its headers alone is served.
+            #expect(try httpGet(server, "/api/books/faulty/spreads/2.png?size=x100").status == 200)
+            #expect(server.stderr.isEmpty, "\(server.stderr.prefix(500))")
+        }
+    }
+
     @Test("A worker killed with SIGKILL is replaced; requests before and after are served")
     func killedWorker() async throws {
         try await onOwnThread {

@@ -103,7 +103,8 @@ extension BookPlan {
 
     /// Page `number` decoded whole at ``cutDecodeSize(page:)``, in its own samples per pixel.
     func decodeForCutting(page number: Int, bytes: [UInt8]) throws -> PixelBuffer {
-        try MihirakiError.wrapping(path: book.displayPath(pages[number - 1])) {
+        if TestFault.planned != nil { TestFault.strike(drawing: book.displayPath(pages[number - 1])) }
+        return try MihirakiError.wrapping(path: book.displayPath(pages[number - 1])) {
             try PageDecoder.withRows(bytes, maxPixels: options.maxPixels, colorManage: options.colorManage,
                                      atLeast: cutDecodeSize(page: number)) { width, height, channels, nextRow in
                 try PixelBuffer(width: width, height: height, channels: channels) { pixels in

@@ -122,6 +122,7 @@ public struct BookPlan: Sendable {
                           drawing draw: DrawingAhead? = nil) throws -> (edges: [PageEdges?], drawn: [Int: PixelBuffer]) {
         let results = ParallelMap.run(pages.count, jobs: jobs) { index -> Result<(PageEdges?, PixelBuffer?), MihirakiError> in
             let page = pages[index]
+            if TestFault.planned != nil { TestFault.strike(drawing: book.displayPath(page)) }
             do {
                 let bytes = try book.read(page)
                 if let drawn = try draw?(index + 1, bytes) { return .success(drawn) }

@@ -66,6 +66,10 @@ public struct LayoutOptions: Sendable {
     /// Whether pages are cut before they are drawn (split, cropped, or both).
     var cutsPages: Bool { splitWide != nil || cropBorders }
 
+    /// Whether a plan with these options decodes pages (automatic pairing,
+    /// `--split-wide auto`, `--crop-borders`); otherwise it reads headers only.
+    package var readsPixels: Bool { pairing == .auto || cropBorders || splitWide == .auto }
+
     /// ``pairingThreshold`` in thousandths, as the detector compares it.
     var pairingThresholdThousandths: Int { Int((pairingThreshold * 1000).rounded()) }
 

@@ -7,7 +7,9 @@ import Glibc
 /// workers) stays tested after every real cause of such a failure is fixed.
 ///
 /// Set by the environment variable `MIHIRAKI_TEST_FAULT=KIND:NAME[,KIND:NAME…]`,
-/// read once: drawing a page whose file name is `NAME` then does `KIND`:
+/// read once: drawing a page whose file name is `NAME`, or decoding it to
+/// measure it (automatic pairing's edges, `--split-wide auto`, `--crop-borders`),
+/// then does `KIND`:
 /// - `crash`: stops the process with a trap, as a failed precondition would;
 /// - `hang`: never returns;
 /// - `allocate`: takes memory without bound, touching every page of it, and
