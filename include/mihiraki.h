@@ -69,6 +69,10 @@ ptrdiff_t mihiraki_book_page_count(mihiraki_book *book, mihiraki_error **error);
 char *mihiraki_book_plan_json(mihiraki_book *book, const char *const *names, const char *const *values,
                               size_t count, int jobs, mihiraki_error **error);
 
+/* The number of spreads with `count` options, or -1. */
+ptrdiff_t mihiraki_book_spread_count(mihiraki_book *book, const char *const *names, const char *const *values,
+                                     size_t count, int jobs, mihiraki_error **error);
+
 /* Spread `index` (0-based: the file spread-001 is 0) drawn with `count`
    options: rows top to bottom, `*width` x `*height` pixels of `*channels`
    samples (1 gray, 3 RGB, 4 RGBA), no padding, the values the CLI's PNG

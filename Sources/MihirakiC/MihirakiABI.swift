@@ -179,6 +179,18 @@ public func mihiraki_book_plan_json(_ handle: OpaquePointer, _ names: UnsafePoin
     }
 }
 
+@_cdecl("mihiraki_book_spread_count")
+public func mihiraki_book_spread_count(_ handle: OpaquePointer, _ names: UnsafePointer<UnsafePointer<CChar>?>?,
+                                       _ values: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int, _ jobs: Int32,
+                                       _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> Int {
+    do {
+        return try book(handle).plan(try options(names, values, count), jobs: jobs).spreadCount
+    } catch {
+        fail(error, errorOut)
+        return -1
+    }
+}
+
 @_cdecl("mihiraki_book_spread")
 public func mihiraki_book_spread(_ handle: OpaquePointer, _ names: UnsafePointer<UnsafePointer<CChar>?>?,
                                  _ values: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int, _ jobs: Int32, _ index: Int,

@@ -63,6 +63,8 @@ def _load() -> ctypes.CDLL:
         "mihiraki_book_page_count": ([ctypes.c_void_p, error_p], ctypes.c_ssize_t),
         "mihiraki_book_plan_json": ([ctypes.c_void_p, char_pp, char_pp, ctypes.c_size_t, ctypes.c_int, error_p],
                                     ctypes.c_void_p),
+        "mihiraki_book_spread_count": ([ctypes.c_void_p, char_pp, char_pp, ctypes.c_size_t, ctypes.c_int, error_p],
+                                       ctypes.c_ssize_t),
         "mihiraki_book_spread": ([ctypes.c_void_p, char_pp, char_pp, ctypes.c_size_t, ctypes.c_int, ctypes.c_size_t,
                                   ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_int),
                                   ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int), error_p], ctypes.c_int),
@@ -185,7 +187,11 @@ class Book:
 
     def __len__(self) -> int:
         """The number of spreads with the default options."""
-        return len(self.plan()["spreads"])
+        error = ctypes.c_void_p()
+        spreads = _lib.mihiraki_book_spread_count(self._handle, None, None, 0, 1, ctypes.byref(error))
+        if spreads < 0:
+            _raise(error)
+        return spreads
 
     def spread(self, number: int, jobs: int = 1, **opts: Any):
         """Spread ``number`` (from 1, as the files ``spread-001.png``, ... are)
@@ -194,13 +200,15 @@ class Book:
         library's buffer without a copy. Out of range raises IndexError."""
         import numpy
 
-        spreads = len(self.plan(jobs=jobs, **opts)["spreads"])
+        names, values, count = _pairs(opts)
+        error = ctypes.c_void_p()
+        spreads = _lib.mihiraki_book_spread_count(self._handle, names, values, count, jobs, ctypes.byref(error))
+        if spreads < 0:
+            _raise(error)
         if not isinstance(number, int) or not 1 <= number <= spreads:
             raise IndexError(f"{self.path} has spreads 1 to {spreads}, not {number!r}")
-        names, values, count = _pairs(opts)
         pixels = ctypes.c_void_p()
         width, height, channels = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
-        error = ctypes.c_void_p()
         status = _lib.mihiraki_book_spread(self._handle, names, values, count, jobs, number - 1, ctypes.byref(pixels),
                                            ctypes.byref(width), ctypes.byref(height), ctypes.byref(channels),
                                            ctypes.byref(error))

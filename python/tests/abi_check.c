@@ -29,6 +29,7 @@ int main(int argc, char **argv) {
     }
     mihiraki_error_free(error);
     if (mihiraki_book_page_count(book, NULL) <= 0) { printf("no pages\n"); return 1; }
+    if (mihiraki_book_spread_count(book, names, values, 2, 1, NULL) < 2) { printf("no spreads\n"); return 1; }
     mihiraki_book_free(book);
     printf("ok %dx%dx%d\n", width, height, channels);
     return 0;
