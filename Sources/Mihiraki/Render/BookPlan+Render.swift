@@ -71,6 +71,8 @@ extension BookPlan {
         let background = options.background, blank = options.blank
         var canvas = PixelBuffer(width: canvas.width, height: canvas.height, channels: canvasChannels(entry))
         canvas.fill(x: 0, y: 0, width: canvas.width, height: canvas.height, color: background.premultiplied)
+        // The two halves of a split page are drawn from one decode of it.
+        var samples: [Int: PixelBuffer] = [:]
         for slot in entry.slots {
             let rect = slot.rect
             switch slot.leaf {
@@ -78,7 +80,7 @@ extension BookPlan {
                 canvas.fill(x: rect.x, y: rect.y, width: rect.width, height: rect.height,
                             color: blank.premultipliedOver(background))
             case .page(let number), .half(let number, _):
-                try draw(slot.leaf, page: number, into: &canvas, rect: rect, timer: timer)
+                try draw(slot.leaf, page: number, into: &canvas, rect: rect, timer: timer, samples: &samples)
                 try timer.checkDeadline()
             }
         }
@@ -108,7 +110,8 @@ extension BookPlan {
     /// its edges were read, when there is one of that size, or else decoded
     /// row by row and resampled as the rows arrive (a worker never holds a
     /// whole decoded page).
-    func draw(_ leaf: Leaf, page number: Int, into canvas: inout PixelBuffer, rect: PixelRect, timer: StageTimer) throws {
+    func draw(_ leaf: Leaf, page number: Int, into canvas: inout PixelBuffer, rect: PixelRect, timer: StageTimer,
+              samples: inout [Int: PixelBuffer]) throws {
         if TestFault.planned != nil { TestFault.strike(drawing: book.displayPath(pages[number - 1])) }
         let inside = rect.x >= 0 && rect.y >= 0 && rect.width > 0 && rect.height > 0
             && rect.x + rect.width <= canvas.width && rect.y + rect.height <= canvas.height
@@ -116,16 +119,18 @@ extension BookPlan {
             timer.measure(.compose) { canvas.blit(drawn, x: rect.x, y: rect.y) }
             return
         }
-        let bytes = try timer.measure(.read) { try book.read(pages[number - 1]) }
-        // A cut page is drawn from the decode it was measured in (BookPlan+Cutting).
+        // A cut page is drawn from the decode it was measured in (BookPlan+Cutting),
+        // made once for the spread (`samples`, by page number).
         let box = cuts[number]?.box(for: leaf)
+        func bytes() throws -> [UInt8] { try timer.measure(.read) { try book.read(pages[number - 1]) } }
         func drawing(into target: inout PixelBuffer, rect: PixelRect) throws {
-            if let box {
-                let sample = try timer.measure(.decode) { try decodeForCutting(page: number, bytes: bytes) }
-                timer.measure(.resample) { draw(sample, box: box, page: number, into: &target, rect: rect) }
-            } else {
-                try draw(page: number, bytes: bytes, into: &target, rect: rect, timer: timer)
+            guard let box else { return try draw(page: number, bytes: bytes(), into: &target, rect: rect, timer: timer) }
+            if samples[number] == nil {
+                let read = try bytes()
+                samples[number] = try timer.measure(.decode) { try decodeForCutting(page: number, bytes: read) }
             }
+            let sample = samples[number]!
+            timer.measure(.resample) { draw(sample, box: box, page: number, into: &target, rect: rect) }
         }
         if inside {
             try drawing(into: &canvas, rect: rect)
