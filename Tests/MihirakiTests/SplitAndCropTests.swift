@@ -194,6 +194,22 @@ struct SplitAndCropTests {
         #expect(cropped.manifest.spreads[0].slots[1].rect[2] == 987)
     }
 
+    @Test("A page whose pixels are damaged fails the plan that measures it, naming the page; a plan that does not measure it reads only its header")
+    func damagedPageWhileMeasured() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("book/p1.png", try Self.page(width: 300, height: 450))
+        // A valid header and no image data: the header reads, the pixels do not.
+        let good = try Self.page(width: 901, height: 600, fold: 478)
+        try folder.write("book/p2.png", Array(good.prefix(60)))
+        for configure in [{ (o: inout LayoutOptions) in o.cropBorders = true }, { (o: inout LayoutOptions) in o.splitWide = .auto }] {
+            #expect { try plan(folder.path + "/book", configure) } throws: {
+                ($0 as? MihirakiError)?.path?.hasSuffix("p2.png") == true && ($0 as? MihirakiError)?.code != .usage
+            }
+        }
+        #expect(try plan(folder.path + "/book") { $0.splitWide = .center }.text == "[x|1]\n[2a|2b]\n")
+    }
+
     @Test("A page under 16 pixels a side is left whole, with a note in --explain")
     func tooSmall() throws {
         let folder = try TemporaryFolder()
