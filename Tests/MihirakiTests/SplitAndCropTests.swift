@@ -162,6 +162,39 @@ struct SplitAndCropTests {
         #expect(cropped.cuts[2]?.kept.first.map { (20...21).contains($0.x) } == true, "\(String(describing: cropped.cuts[2]))")
     }
 
+    @Test("A border counts only where it ends at an edge: flat art wider than the limit keeps its side; a line shaded by the edge's ringing goes with the border; a thin black frame on a black bed is the edge")
+    func borderEndsAtAnEdge() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var random = SeededGenerator(seed: 17)
+        func draw(_ width: Int, _ height: Int, _ value: (Int, Int) -> Int) throws -> [UInt8] {
+            var image = PixelBuffer(width: width, height: height, channels: 1)
+            for y in 0..<height {
+                for x in 0..<width { image.pixels[y * width + x] = UInt8(max(0, min(255, value(x, y)))) }
+            }
+            return try PNGEncoder.encode(image)
+        }
+        // Flat grey art 90 columns wide (more than the 10 % limit of 32), that
+        // brightens slowly into noisy art: no edge, so nothing is taken.
+        try folder.write("book/p1.png", try draw(320, 450) { x, _ in
+            x < 90 ? 200 : x < 160 ? 200 + (x - 90) / 2 : Int(random.next() % 256)
+        })
+        // A white border, one column only 35 levels off it (the ringing of
+        // the edge beside it), then dark art: the shaded column is border.
+        try folder.write("book/p2.png", try draw(320, 450) { x, _ in
+            x < 20 ? 250 : x == 20 ? 215 : Int(random.next() % 140)
+        })
+        // A black bed (12), a three-column black frame (3), then paper with ink:
+        // the frame leaves the bed's colour at once, so the bed ends there.
+        try folder.write("book/p3.png", try draw(320, 450) { x, y in
+            x < 30 ? 12 : x < 33 ? 3 : (y / 30) % 2 == 0 && x % 60 > 20 ? Int(random.next() % 100) : 235
+        })
+        let cropped = try plan(folder.path + "/book") { $0.cropBorders = true }
+        #expect(cropped.cuts[1]?.kept.first?.x == 0, "\(String(describing: cropped.cuts[1]))")
+        #expect(cropped.cuts[2]?.kept.first?.x == 21, "\(String(describing: cropped.cuts[2]))")
+        #expect(cropped.cuts[3]?.kept.first?.x == 30, "\(String(describing: cropped.cuts[3]))")
+    }
+
     @Test("A coloured edge is art, not a border")
     func colouredEdge() throws {
         let folder = try TemporaryFolder()

@@ -36,43 +36,45 @@ enum BorderFinder {
         for _ in 0..<2 {
             let rows = (region.y + b.top)..<(region.y + region.height - b.bottom)
             let columns = (region.x + b.left)..<(region.x + region.width - b.right)
-            // Each side's lines from the edge inwards, up to the limit and a
-            // few past it, where a border that ends at the limit shows its edge.
-            let past = 3
-            b = (left: depth(image, lines: Array(region.x..<(region.x + limitX + past)), limit: limitX, along: rows, vertical: true),
-                 top: depth(image, lines: Array(region.y..<(region.y + limitY + past)), limit: limitY, along: columns, vertical: false),
-                 right: depth(image, lines: Array(((region.x + region.width - limitX - past)..<(region.x + region.width)).reversed()),
+            // Each side's lines from the edge inwards, as far as the page's middle:
+            // a border wider than the limit must still show its edge to be cut.
+            let reachX = region.width / 2, reachY = region.height / 2
+            b = (left: depth(image, lines: Array(region.x..<(region.x + reachX)), limit: limitX, along: rows, vertical: true),
+                 top: depth(image, lines: Array(region.y..<(region.y + reachY)), limit: limitY, along: columns, vertical: false),
+                 right: depth(image, lines: Array(((region.x + region.width - reachX)..<(region.x + region.width)).reversed()),
                               limit: limitX, along: rows, vertical: true),
-                 bottom: depth(image, lines: Array(((region.y + region.height - limitY - past)..<(region.y + region.height)).reversed()),
+                 bottom: depth(image, lines: Array(((region.y + region.height - reachY)..<(region.y + region.height)).reversed()),
                                limit: limitY, along: columns, vertical: false))
         }
         return b
     }
 
-    /// How many of the first `limit` of `lines` (columns when `vertical`,
-    /// else rows), taken in order from the edge, are border, each over the
-    /// span `along`. The lines past the limit only show where it ends.
+    /// How many of `lines` (columns when `vertical`, else rows), taken in
+    /// order from the edge, are border, each over the span `along`; at most
+    /// `limit`. A border counts only where it ends at a clear edge: one that
+    /// fades, drifts or runs on to the page's middle is flat art.
     private static func depth(_ image: PixelBuffer, lines: [Int], limit: Int, along span: Range<Int>,
                               vertical: Bool) -> Int {
-        guard span.count > 0 else { return 0 }
+        guard span.count > 0, limit > 0 else { return 0 }
         let colors = min(image.channels, 3), channels = image.channels, rowBytes = image.rowBytes
         let allowed = span.count * specksPerMille / 1000
         var reference: [Int]?, edge: [Int]?
         var count = 0
-        image.pixels.withUnsafeBufferPointer { pixels in
+        return image.pixels.withUnsafeBufferPointer { pixels -> Int in
             func offset(_ line: Int, _ position: Int) -> Int {
                 vertical ? position * rowBytes + line * channels : line * rowBytes + position * channels
             }
-            func differing(_ line: Int, from color: [Int]) -> Int {
-                var count = 0
+            /// How many of the line's pixels differ from `color`, and their summed distance from it.
+            func differing(_ line: Int, from color: [Int]) -> (count: Int, distance: Int) {
+                var count = 0, distance = 0
                 for position in span {
                     let base = offset(line, position)
-                    for channel in 0..<colors where abs(Int(pixels[base + channel]) - color[channel]) > tolerance {
-                        count += 1
-                        break
-                    }
+                    var far = 0
+                    for channel in 0..<colors { far = max(far, abs(Int(pixels[base + channel]) - color[channel])) }
+                    distance += far
+                    if far > tolerance { count += 1 }
                 }
-                return count
+                return (count, distance)
             }
             for (index, line) in lines.enumerated() {
                 // The line's colour: the median of every fourth pixel, per channel.
@@ -91,26 +93,38 @@ enum BorderFinder {
                     return 255
                 }
                 // A border is white, black or grey: a coloured edge is art.
-                if reference == nil && median.max()! - median.min()! > neutral { return }
-                // Each line is near the last border line, and all stay near the outermost.
-                if let edge, zip(median, edge).contains(where: { abs($0 - $1) > drift }) { return }
+                if reference == nil && median.max()! - median.min()! > neutral { return 0 }
                 let color = reference ?? median
-                let differs = differing(line, from: color)
-                guard differs <= allowed, index < limit else {
-                    // Where a border ends the page begins: a clear edge across much of
-                    // this line or the next two (an edge blurred over a line or two by
-                    // scanning and JPEG). Art that only starts to show is flat art at
-                    // the edge, not a border; a border that reaches the limit is one.
-                    guard count > 0, index < limit else { return }
-                    let clearest = lines[index...].prefix(3).map { differing($0, from: color) }.max()!
-                    if clearest * 1000 < span.count * edgePerMille { count = 0 }
-                    return
+                // Each line is near the last border line, and all stay near the outermost.
+                let drifted = edge.map { zip(median, $0).contains { abs($0 - $1) > drift } } ?? false
+                let here = differing(line, from: color)
+                if !drifted && here.count <= allowed {
+                    count += 1
+                    reference = median
+                    if edge == nil { edge = median }
+                    continue
                 }
-                count += 1
-                reference = median
-                if edge == nil { edge = median }
+                // Where a border ends the page begins: a clear edge across much of
+                // this line or the next two (an edge blurred over a line or two by
+                // scanning and JPEG), or a line whose colour leaves the border's in one
+                // jump (a thin black frame on a black scanner bed). Art
+                // that only starts to show, or fades, is flat art at the edge.
+                guard count > 0 else { return 0 }
+                let next = lines[index...].prefix(3).map { differing($0, from: color) }
+                let step = drifted && zip(median, color).contains { 2 * abs($0 - $1) >= drift }
+                guard step || next.map(\.count).max()! * 1000 >= span.count * edgePerMille else { return 0 }
+                // Up to two lines that are only a shade of the edge beyond them (JPEG's
+                // ringing, a scanner's blur) are the border's last: the first art
+                // line, clearly off the border's colour, lies at least three times
+                // as far from it as each of them.
+                if let art = next.indices.dropFirst().first(where: { next[$0].distance >= 2 * tolerance * span.count }),
+                   next[..<art].allSatisfy({ 3 * $0.distance <= next[art].distance }) {
+                    count += art
+                }
+                return min(count, limit)
             }
+            // The border ran on to the page's middle without an edge: a flat page, or flat art.
+            return 0
         }
-        return count
     }
 }

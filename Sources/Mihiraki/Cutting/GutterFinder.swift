@@ -36,7 +36,8 @@ enum GutterFinder {
         let middle = Fold(x: width / 2, confidence: 500, reason: "middle")
         guard width >= 64, height >= bands * 2 else { return middle }
         let radius = max(2, width / 100)
-        let low = width * 2 / 5, high = (width * 3 + 4) / 5
+        // The middle fifth, 40–60 % of the width, in whole columns inside it.
+        let low = (width * 2 + 4) / 5, high = width * 3 / 5
         let first = max(1, low - 6 * radius), last = min(width - 1, high + 6 * radius)
         let profiles = Profiles(image, columns: first..<last, bands: bands)
         // A slanted fold's line may cross the middle row a little outside the fifth it was found in.
