@@ -33,7 +33,9 @@ enum BorderFinder {
         let limitX = min(limitX, region.width / 2), limitY = min(limitY, region.height / 2)
         var b = (left: 0, top: 0, right: 0, bottom: 0)
         // Twice: the second pass measures each side only between the borders the first found across it.
-        for _ in 0..<2 {
+        for pass in 0..<2 {
+            // With no border found across them, the sides measure the same again.
+            if pass == 1 && b == (0, 0, 0, 0) { break }
             let rows = (region.y + b.top)..<(region.y + region.height - b.bottom)
             let columns = (region.x + b.left)..<(region.x + region.width - b.right)
             // Each side's lines from the edge inwards, as far as the page's middle:
@@ -60,38 +62,65 @@ enum BorderFinder {
         let allowed = span.count * specksPerMille / 1000
         var reference: [Int]?, edge: [Int]?
         var count = 0
+        // A line's pixels lie `step` bytes apart from its first, at `start(line)`.
+        let step = vertical ? rowBytes : channels
+        func start(_ line: Int) -> Int {
+            vertical ? span.lowerBound * rowBytes + line * channels : line * rowBytes + span.lowerBound * channels
+        }
+        let every = span.count >= 64 ? 4 : 1, sampled = (span.count + every - 1) / every
+        var histogram = [Int](repeating: 0, count: 256)
         return image.pixels.withUnsafeBufferPointer { pixels -> Int in
-            func offset(_ line: Int, _ position: Int) -> Int {
-                vertical ? position * rowBytes + line * channels : line * rowBytes + position * channels
-            }
             /// How many of the line's pixels differ from `color`, and their summed distance from it.
             func differing(_ line: Int, from color: [Int]) -> (count: Int, distance: Int) {
-                var count = 0, distance = 0
-                for position in span {
-                    let base = offset(line, position)
-                    var far = 0
-                    for channel in 0..<colors { far = max(far, abs(Int(pixels[base + channel]) - color[channel])) }
-                    distance += far
-                    if far > tolerance { count += 1 }
+                var count = 0, distance = 0, p = start(line)
+                if colors == 1 {
+                    let c0 = color[0]
+                    for _ in 0..<span.count {
+                        let far = abs(Int(pixels[p]) - c0)
+                        distance += far
+                        count += far > tolerance ? 1 : 0
+                        p += step
+                    }
+                } else if colors == 3 {
+                    let c0 = color[0], c1 = color[1], c2 = color[2]
+                    for _ in 0..<span.count {
+                        let far = max(abs(Int(pixels[p]) - c0), abs(Int(pixels[p + 1]) - c1), abs(Int(pixels[p + 2]) - c2))
+                        distance += far
+                        count += far > tolerance ? 1 : 0
+                        p += step
+                    }
+                } else {
+                    for _ in 0..<span.count {
+                        var far = 0
+                        for channel in 0..<colors { far = max(far, abs(Int(pixels[p + channel]) - color[channel])) }
+                        distance += far
+                        count += far > tolerance ? 1 : 0
+                        p += step
+                    }
                 }
                 return (count, distance)
             }
-            for (index, line) in lines.enumerated() {
-                // The line's colour: the median of every fourth pixel, per channel.
-                let samples = stride(from: span.lowerBound, to: span.upperBound, by: span.count >= 64 ? 4 : 1)
-                let median = (0..<colors).map { channel in
-                    var histogram = [Int](repeating: 0, count: 256), total = 0
-                    for position in samples {
-                        histogram[Int(pixels[offset(line, position) + channel])] += 1
-                        total += 1
+            /// The line's colour: the median of every fourth pixel, per channel.
+            func median(_ line: Int) -> [Int] {
+                (0..<colors).map { channel in
+                    histogram.withUnsafeMutableBufferPointer { histogram in
+                        histogram.update(repeating: 0)
+                        var p = start(line) + channel
+                        for _ in 0..<sampled {
+                            histogram[Int(pixels[p])] += 1
+                            p += step * every
+                        }
+                        var seen = 0
+                        for value in 0..<256 {
+                            seen += histogram[value]
+                            if 2 * seen >= sampled { return value }
+                        }
+                        return 255
                     }
-                    var seen = 0
-                    for value in 0..<256 {
-                        seen += histogram[value]
-                        if 2 * seen >= total { return value }
-                    }
-                    return 255
                 }
+            }
+            for (index, line) in lines.enumerated() {
+                let median = median(line)
                 // A border is white, black or grey: a coloured edge is art.
                 if reference == nil && median.max()! - median.min()! > neutral { return 0 }
                 let color = reference ?? median
