@@ -7,9 +7,12 @@ import MihirakiRaster
 /// ``specksPerMille`` of its pixels differ (dust, JPEG noise). The colour is
 /// the median of the outermost line, then of each border line in turn, so
 /// a border that darkens slowly towards a scanner's lid still counts; it may
-/// not wander more than ``drift`` from the outermost line's. A border ends
-/// at the page's edge, where at least ``edgePerMille`` of a line differ: a
-/// flat stretch of art that ends with only a few pixels of detail is art.
+/// not wander more than ``drift`` from the outermost line's. A border counts
+/// only where it ends at the page's edge, where at least ``edgePerMille`` of
+/// a line differ or the colour jumps: a flat stretch of art that ends with
+/// only a few pixels of detail, fades, or runs on to the page's middle is
+/// art, however wide. Up to two lines of an edge's JPEG ringing or blur go
+/// with the border, so the two halves of an artwork meet row for row.
 /// Integer arithmetic on the decoded samples: the same on every machine.
 enum BorderFinder {
     /// How far, in levels of 255 on any colour channel, a border pixel may
@@ -140,8 +143,8 @@ enum BorderFinder {
                 // that only starts to show, or fades, is flat art at the edge.
                 guard count > 0 else { return 0 }
                 let next = lines[index...].prefix(3).map { differing($0, from: color) }
-                let step = drifted && zip(median, color).contains { 2 * abs($0 - $1) >= drift }
-                guard step || next.map(\.count).max()! * 1000 >= span.count * edgePerMille else { return 0 }
+                let jumped = drifted && zip(median, color).contains { 2 * abs($0 - $1) >= drift }
+                guard jumped || next.map(\.count).max()! * 1000 >= span.count * edgePerMille else { return 0 }
                 // Up to two lines that are only a shade of the edge beyond them (JPEG's
                 // ringing, a scanner's blur) are the border's last: the first art
                 // line, clearly off the border's colour, lies at least three times
