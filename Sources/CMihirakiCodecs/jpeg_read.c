@@ -197,7 +197,8 @@ static void add_block_columns(const JCOEF *block, const UINT16 *quant, int first
     }
 }
 
-int mh_jpeg_edges(mh_jpeg_reader *reader, uint32_t depth, int32_t *left, int32_t *right, mh_error *error) {
+int mh_jpeg_edges(mh_jpeg_reader *reader, uint32_t depth, int32_t *left, int32_t *right, int32_t *chroma,
+                  int *has_chroma, mh_error *error) {
     mh_set_error(error, MH_OK, "");
     if (reader == NULL || reader->started || left == NULL || right == NULL || depth == 0) {
         mh_set_error(error, MH_ERR_USAGE, "edges before the first row");
@@ -211,6 +212,18 @@ int mh_jpeg_edges(mh_jpeg_reader *reader, uint32_t depth, int32_t *left, int32_t
         mh_set_error(error, MH_ERR_UNSUPPORTED, "no luma coefficients at full resolution");
         return MH_ERR_UNSUPPORTED;
     }
+    // At 1/8 scale libjpeg keeps only the DC coefficients: the edges would be block means.
+    if (cinfo->scale_num * 8 <= cinfo->scale_denom) {
+        mh_set_error(error, MH_ERR_UNSUPPORTED, "only DC coefficients at 1/8 scale");
+        return MH_ERR_UNSUPPORTED;
+    }
+    // Chroma at whole subsampling ratios; other YCbCr pages give luma alone.
+    int colour = cinfo->jpeg_color_space == JCS_YCbCr && cinfo->num_components == 3 && chroma != NULL;
+    for (int c = 1; colour && c < 3; c++) {
+        jpeg_component_info *comp = &cinfo->comp_info[c];
+        if (cinfo->max_h_samp_factor % comp->h_samp_factor != 0 || cinfo->max_v_samp_factor % comp->v_samp_factor != 0) colour = 0;
+    }
+    if (has_chroma) *has_chroma = colour;
     if (setjmp(reader->errors.jump)) {
         mh_set_error(error, mh_jpeg_classify(&reader->errors), reader->errors.message);
         return error ? error->code : MH_ERR_CORRUPT;
@@ -232,23 +245,56 @@ int mh_jpeg_edges(mh_jpeg_reader *reader, uint32_t depth, int32_t *left, int32_t
         mh_set_error(error, MH_ERR_CORRUPT, "coefficients not kept");
         return MH_ERR_CORRUPT;
     }
-    const UINT16 *quant = luma->quant_table->quantval;
-    uint32_t width = cinfo->image_width, height = cinfo->image_height;
-    // The level shift: each of the `depth` samples is 128 more than its IDCT.
-    int64_t shift = (int64_t)128 * depth * 256;
-    for (JDIMENSION block_row = 0; block_row < luma->height_in_blocks; block_row++) {
-        JBLOCKARRAY blocks = cinfo->mem->access_virt_barray((j_common_ptr)cinfo, reader->arrays[0], block_row, 1, FALSE);
-        for (int side = 0; side < 2; side++) {
-            uint32_t first = side == 0 ? 0 : width - depth, end = first + depth;
-            int64_t sums[8] = {0};
-            for (uint32_t x = first; x < end; x = (x / 8 + 1) * 8) {
-                uint32_t block_end = (x / 8 + 1) * 8 < end ? (x / 8 + 1) * 8 : end;
-                add_block_columns(blocks[0][x / 8], quant, (int)(x % 8), (int)(block_end - (x / 8) * 8), sums);
-            }
-            int32_t *out = side == 0 ? left : right;
-            for (uint32_t y = 0; y < 8 && block_row * 8 + y < height; y++) {
-                // × 2^24 to 1/256 levels, rounded down (an arithmetic shift, the same everywhere).
-                out[block_row * 8 + y] = (int32_t)(((sums[y] + ((int64_t)1 << 15)) >> 16) + shift);
+    uint32_t height = cinfo->image_height;
+    // Luma into left and right; Cb and Cr into chroma's four planes of `height` rows
+    // (Cb left, Cb right, Cr left, Cr right).
+    for (int c = 0; c < (colour ? 3 : 1); c++) {
+        jpeg_component_info *comp = &cinfo->comp_info[c];
+        if (comp->quant_table == NULL) {
+            mh_set_error(error, MH_ERR_CORRUPT, "coefficients not kept");
+            return MH_ERR_CORRUPT;
+        }
+        const UINT16 *quant = comp->quant_table->quantval;
+        // This component's columns and rows per luma one's, and its width in its own samples
+        // from the stored size (downsampled_width follows a scaled decode).
+        uint32_t across = (uint32_t)(cinfo->max_h_samp_factor / comp->h_samp_factor);
+        uint32_t down = (uint32_t)(cinfo->max_v_samp_factor / comp->v_samp_factor);
+        uint32_t width = (uint32_t)((cinfo->image_width * (uint64_t)comp->h_samp_factor + cinfo->max_h_samp_factor - 1) /
+                                    cinfo->max_h_samp_factor);
+        // The level shift: each of the `depth` samples is 128 more than its IDCT.
+        int64_t shift = (int64_t)128 * depth * 256;
+        for (JDIMENSION block_row = 0; block_row < comp->height_in_blocks; block_row++) {
+            JBLOCKARRAY blocks = cinfo->mem->access_virt_barray((j_common_ptr)cinfo, reader->arrays[c], block_row, 1, FALSE);
+            for (int side = 0; side < 2; side++) {
+                // The luma columns [from, to) next to this edge, and this component's columns over them.
+                uint32_t from = side == 0 ? 0 : cinfo->image_width - depth, to = from + depth;
+                uint32_t first = from / across, end = (to + across - 1) / across;
+                if (end > width) end = width;
+                int64_t sums[8] = {0};
+                for (uint32_t x = first; x < end;) {
+                    // A run of columns in one block that each stand for as many of the luma's.
+                    uint32_t lo = x * across > from ? x * across : from, hi = (x + 1) * across < to ? (x + 1) * across : to;
+                    uint32_t weight = hi - lo, run_end = x + 1;
+                    while (run_end < end && run_end % 8 != 0) {
+                        uint32_t next_lo = run_end * across, next_hi = (run_end + 1) * across < to ? (run_end + 1) * across : to;
+                        if (next_hi - next_lo != weight) break;
+                        run_end++;
+                    }
+                    int64_t part[8] = {0};
+                    add_block_columns(blocks[0][x / 8], quant, (int)(x % 8), (int)(run_end - (x / 8) * 8), part);
+                    for (int y = 0; y < 8; y++) sums[y] += part[y] * weight;
+                    x = run_end;
+                }
+                int32_t *out = c == 0 ? (side == 0 ? left : right) : chroma + (size_t)(2 * (c - 1) + side) * height;
+                for (uint32_t y = 0; y < 8; y++) {
+                    // × 2^24 to 1/256 levels, rounded down (an arithmetic shift, the same
+                    // everywhere); a subsampled sample stands for `down` rows.
+                    int32_t value = (int32_t)(((sums[y] + ((int64_t)1 << 15)) >> 16) + shift);
+                    for (uint32_t k = 0; k < down; k++) {
+                        uint32_t row = (block_row * 8 + y) * down + k;
+                        if (row < height) out[row] = value;
+                    }
+                }
             }
         }
     }

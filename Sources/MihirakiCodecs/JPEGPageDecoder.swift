@@ -29,9 +29,13 @@ enum JPEGPageDecoder: PageFormatDecoder {
                 opened.edges = { depth in
                     var edges = PageDecoder.EdgeRows(depth: depth, left: [Int32](repeating: 0, count: height),
                                                      right: [Int32](repeating: 0, count: height))
-                    let status = mh_jpeg_edges(reader, UInt32(depth), &edges.left, &edges.right, &error)
+                    var chroma = [Int32](repeating: 0, count: channels == 1 ? 0 : 4 * height), hasChroma: Int32 = 0
+                    let status = chroma.withUnsafeMutableBufferPointer { planes in
+                        mh_jpeg_edges(reader, UInt32(depth), &edges.left, &edges.right, planes.baseAddress, &hasChroma, &error)
+                    }
                     if status == MH_ERR_UNSUPPORTED { return nil }
                     guard status == MH_OK else { throw CodecError(error) }
+                    if hasChroma != 0 { edges.chroma = (0..<4).map { Array(chroma[($0 * height)..<(($0 + 1) * height)]) } }
                     return edges
                 }
                 return try body(opened)

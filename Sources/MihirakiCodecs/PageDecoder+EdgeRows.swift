@@ -2,19 +2,23 @@ import CMihirakiCodecs
 import MihirakiRaster
 
 extension PageDecoder {
-    /// Luma next to a page's two side edges, row by row at full resolution:
-    /// what automatic pairing compares. For each stored row, the sum over the
-    /// `depth` columns next to the left edge and next to the right edge, in
-    /// 1/256 levels.
+    /// Luma and chroma next to a page's two side edges, row by row at full
+    /// resolution: what automatic pairing compares. For each stored row, the
+    /// sum over the `depth` columns next to the left edge and next to the
+    /// right edge, in 1/256 levels: luma (BT.601) in `left` and `right`;
+    /// for a colour page, Cb and Cr (centred on 128) in `chroma`, in the
+    /// order Cb left, Cb right, Cr left, Cr right. A gray page has no chroma.
     package struct EdgeRows: Sendable, Equatable {
         package var depth: Int
         package var left: [Int32]
         package var right: [Int32]
+        package var chroma: [[Int32]]
 
-        package init(depth: Int, left: [Int32], right: [Int32]) {
+        package init(depth: Int, left: [Int32], right: [Int32], chroma: [[Int32]] = []) {
             self.depth = depth
             self.left = left
             self.right = right
+            self.chroma = chroma
         }
     }
 }

@@ -29,7 +29,9 @@ struct WorkerCLITests {
         try await onOwnThread {
             let library = try Self.library()
             defer { library.remove() }
-            let server = try RunningServer(root: library.root, ["--workers", "2", "--timeout", "4", "--worker-memory", "512", "--quiet"],
+            // The hang waits out the timeout; a crash or an allocation ends first, given time on a loaded machine.
+            let timeout = kind == "hang" ? "4" : "30"
+            let server = try RunningServer(root: library.root, ["--workers", "2", "--timeout", timeout, "--worker-memory", "512", "--quiet"],
                                            environment: ["MIHIRAKI_TEST_FAULT": "\(kind):bad-page.png"])
             defer { server.stop() }
             #expect(try httpGet(server, Self.good).status == 200)

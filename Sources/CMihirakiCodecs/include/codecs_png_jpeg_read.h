@@ -88,8 +88,15 @@ int mh_jpeg_reduce(mh_jpeg_reader *reader, uint32_t min_width, uint32_t min_heig
 /// 0–255). Rows read afterwards are the same pixels as without this call.
 /// Returns MH_ERR_UNSUPPORTED, having changed nothing, for pages whose luma
 /// is not the first component at full resolution (CMYK, RGB-coded, 12-bit,
-/// subsampled luma) or narrower than `depth`.
-int mh_jpeg_edges(mh_jpeg_reader *reader, uint32_t depth, int32_t *left, int32_t *right, mh_error *error);
+/// subsampled luma) or narrower than `depth`, and after a reduction to 1/8
+/// (libjpeg then keeps only the DC coefficients).
+/// With `chroma` (4 × height values) and a YCbCr page subsampled by whole
+/// ratios, also Cb and Cr over the same columns, in the planes Cb left, Cb
+/// right, Cr left, Cr right: each subsampled sample counted once for each
+/// of those columns it stands for, and repeated over its rows;
+/// `*has_chroma` says whether they were written.
+int mh_jpeg_edges(mh_jpeg_reader *reader, uint32_t depth, int32_t *left, int32_t *right, int32_t *chroma,
+                  int *has_chroma, mh_error *error);
 void mh_jpeg_close(mh_jpeg_reader *reader);
 
 #ifdef __cplusplus

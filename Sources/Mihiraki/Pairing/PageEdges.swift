@@ -1,9 +1,11 @@
 import MihirakiCodecs
 
 /// A page's two side edges as the split detector compares them: for each of
-/// ``rows`` bands from top to bottom, the mean gray level of the columns next
-/// to the left edge and next to the right edge at full resolution, in 1/16
-/// levels.
+/// ``rows`` bands from top to bottom, the mean level of the columns next to
+/// the left edge and next to the right edge at full resolution, in 1/16
+/// levels: luma, and for a colour page Cb and Cr too, each a channel of its
+/// own (a sky or skin crossing the spine carries its detail in colour more
+/// than in brightness).
 ///
 /// The columns are ``depth(height:)`` wide, a fixed share of the page's
 /// height, so a page gives the same edges whatever size it is drawn at: a
@@ -15,10 +17,16 @@ struct PageEdges: Sendable, Equatable {
     /// Bands from top to bottom.
     static let rows = 512
 
-    /// Next to the left edge, `rows` values (gray × 16).
-    var left: [Int32]
-    /// Next to the right edge.
-    var right: [Int32]
+    /// One channel's two edge profiles, `rows` values each.
+    struct Channel: Sendable, Equatable {
+        /// Next to the left edge.
+        var left: [Int32]
+        /// Next to the right edge.
+        var right: [Int32]
+    }
+
+    /// Luma (BT.601), then for a colour page Cb and Cr.
+    var channels: [Channel]
 
     /// The columns averaged next to each edge of a page `height` rows high:
     /// 3 at the coarsest of 1/8, 1/4, 1/2 and 1 that keeps at least ``rows``
@@ -45,17 +53,25 @@ struct PageEdges: Sendable, Equatable {
             guard !abstains(width: width, height: height) else { return nil }
             if let rows = request.rows { return PageEdges(rows) }
             let depth = depth(height: height)
-            var sums = PageDecoder.EdgeRows(depth: depth, left: [], right: [])
+            let colour = channels >= 3
+            var sums = PageDecoder.EdgeRows(depth: depth, left: [], right: [], chroma: colour ? [[], [], [], []] : [])
             var row = [UInt8](repeating: 0, count: width * channels)
             for _ in 0..<height {
                 try row.withUnsafeMutableBufferPointer { try nextRow($0.baseAddress!) }
-                var left: Int32 = 0, right: Int32 = 0
+                var left = (0, 0, 0) as (Int32, Int32, Int32), right = (0, 0, 0) as (Int32, Int32, Int32)
                 for column in 0..<depth {
-                    left += gray(row, column * channels, channels)
-                    right += gray(row, (width - 1 - column) * channels, channels)
+                    let l = levels(row, column * channels, channels), r = levels(row, (width - 1 - column) * channels, channels)
+                    left = (left.0 + l.0, left.1 + l.1, left.2 + l.2)
+                    right = (right.0 + r.0, right.1 + r.1, right.2 + r.2)
                 }
-                sums.left.append(left)
-                sums.right.append(right)
+                sums.left.append(left.0)
+                sums.right.append(right.0)
+                if colour {
+                    sums.chroma[0].append(left.1)
+                    sums.chroma[1].append(right.1)
+                    sums.chroma[2].append(left.2)
+                    sums.chroma[3].append(right.2)
+                }
             }
             return PageEdges(sums)
         }
@@ -71,32 +87,32 @@ struct PageEdges: Sendable, Equatable {
     /// The rows spread evenly over the bands; a page shorter than ``rows``
     /// leaves some bands empty, and each takes the band above.
     private init(_ sums: PageDecoder.EdgeRows) {
-        let height = sums.left.count
-        var total = (left: [Int64](repeating: 0, count: Self.rows), right: [Int64](repeating: 0, count: Self.rows))
-        var counts = [Int64](repeating: 0, count: Self.rows)
-        for y in 0..<height {
-            let band = y * Self.rows / height
-            total.left[band] += Int64(sums.left[y])
-            total.right[band] += Int64(sums.right[y])
-            counts[band] += Int64(sums.depth) * 256
-        }
-        left = []
-        right = []
-        for band in 0..<Self.rows {
-            if counts[band] == 0 {
-                left.append(left.last ?? 0)
-                right.append(right.last ?? 0)
-            } else {
-                left.append(Int32((total.left[band] * 16 + counts[band] / 2) / counts[band]))
-                right.append(Int32((total.right[band] * 16 + counts[band] / 2) / counts[band]))
-            }
-        }
+        let planes = [sums.left, sums.right] + sums.chroma
+        let bands = planes.map { Self.bands($0, depth: sums.depth) }
+        channels = stride(from: 0, to: bands.count - 1, by: 2).map { Channel(left: bands[$0], right: bands[$0 + 1]) }
     }
 
-    /// Luma of one pixel (BT.601 weights, integer), alpha ignored, in 1/256 levels.
+    /// One plane of row sums (`depth` columns each, 1/256 levels) as ``rows`` band means in 1/16 levels.
+    private static func bands(_ sums: [Int32], depth: Int) -> [Int32] {
+        let height = sums.count
+        var total = [Int64](repeating: 0, count: rows), counts = [Int64](repeating: 0, count: rows)
+        for y in 0..<height {
+            let band = y * rows / height
+            total[band] += Int64(sums[y])
+            counts[band] += Int64(depth) * 256
+        }
+        var out: [Int32] = []
+        for band in 0..<rows {
+            out.append(counts[band] == 0 ? (out.last ?? 0) : Int32((total[band] * 16 + counts[band] / 2) / counts[band]))
+        }
+        return out
+    }
+
+    /// Luma (BT.601 weights), Cb and Cr (centred on 128) of one pixel, integer, alpha ignored, in 1/256 levels.
     @inline(__always)
-    private static func gray(_ row: [UInt8], _ offset: Int, _ channels: Int) -> Int32 {
-        if channels < 3 { return Int32(row[offset]) << 8 }
-        return 77 * Int32(row[offset]) + 150 * Int32(row[offset + 1]) + 29 * Int32(row[offset + 2])
+    private static func levels(_ row: [UInt8], _ offset: Int, _ channels: Int) -> (Int32, Int32, Int32) {
+        if channels < 3 { return (Int32(row[offset]) << 8, 0, 0) }
+        let r = Int32(row[offset]), g = Int32(row[offset + 1]), b = Int32(row[offset + 2])
+        return (77 * r + 150 * g + 29 * b, -43 * r - 85 * g + 128 * b + 128 * 256, 128 * r - 107 * g - 21 * b + 128 * 256)
     }
 }

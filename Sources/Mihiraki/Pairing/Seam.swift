@@ -10,9 +10,10 @@ struct Seam: Hashable, Sendable {
     /// the threshold (`--pairing-threshold`) and no stronger overlapping
     /// seam took one of its pages.
     var confidence: Int
-    /// ``SeamScore/score(_:_:maxShift:)`` of the facing edges (the better of two scales), in thousandths.
+    /// ``SeamScore/score(_:_:maxShift:)`` of the facing edges (the better of two scales), in thousandths:
+    /// luma's, or the mean over the colour channels where that made the stronger seam (``SplitDetector``).
     var score: Int
-    /// ``SeamScore/levels(_:_:)`` of the facing edges, in thousandths.
+    /// ``SeamScore/levels(_:_:)`` of the facing edges, in thousandths, from the same channels as ``score``.
     var levels: Int
     /// How far the seam's strength beat the best either page reaches with any other page nearby, in thousandths.
     var margin: Int

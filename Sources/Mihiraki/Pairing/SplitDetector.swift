@@ -31,31 +31,50 @@ enum SplitDetector {
     static func detect(_ edges: [PageEdges?], direction: ReadingDirection, threshold: Int = defaultThreshold,
                        eligible: (Int) -> Bool) -> [Seam] {
         let count = edges.count
-        // The edge a page shows its successor, and the one it shows its predecessor.
-        let outgoingLevels = edges.map { $0.map { direction == .ltr ? $0.right : $0.left } }
-        let incomingLevels = edges.map { $0.map { direction == .ltr ? $0.left : $0.right } }
-        let outgoing = outgoingLevels.map { $0.map { SeamScore.gradient($0) } }
-        let incoming = incomingLevels.map { $0.map { SeamScore.gradient($0) } }
-        let outgoingCoarse = outgoingLevels.map { $0.map(SeamScore.coarseGradient) }
-        let incomingCoarse = incomingLevels.map { $0.map(SeamScore.coarseGradient) }
+        /// One channel of a page as the detector reads it: the edge it shows its
+        /// successor and the one it shows its predecessor, with their gradients at both scales.
+        struct Facing {
+            var outgoing: [Int32], incoming: [Int32]
+            var outgoingFine: [Int32], incomingFine: [Int32], outgoingCoarse: [Int32], incomingCoarse: [Int32]
+        }
+        let facing: [[Facing]?] = edges.map { page in
+            page.map { $0.channels.map { channel in
+                let out = direction == .ltr ? channel.right : channel.left, into = direction == .ltr ? channel.left : channel.right
+                return Facing(outgoing: out, incoming: into,
+                              outgoingFine: SeamScore.gradient(out), incomingFine: SeamScore.gradient(into),
+                              outgoingCoarse: SeamScore.coarseGradient(out), incomingCoarse: SeamScore.coarseGradient(into))
+            } }
+        }
         func usable(_ page: Int) -> Bool { page >= 1 && page <= count && edges[page - 1] != nil && eligible(page) }
+        func strength(_ m: (score: Int, levels: Int)) -> Int { (m.score + m.levels) / 2 }
         var measured: [Int: (score: Int, levels: Int)?] = [:]
-        /// The two measures of page `from`'s outgoing edge against page `to`'s incoming edge.
+        /// The two measures of page `from`'s outgoing edge against page `to`'s
+        /// incoming edge: luma's, or, where it is stronger, their mean over
+        /// the channels both pages have (luma, and Cb and Cr when both are in
+        /// colour) that carry enough to judge.
         func measures(_ from: Int, _ to: Int) -> (score: Int, levels: Int)? {
             let key = from * (count + 1) + to
             if let known = measured[key] { return known }
-            var result: (score: Int, levels: Int)?
-            if let a = outgoing[from - 1], let b = incoming[to - 1], let fine = SeamScore.score(a, b),
-               let out = outgoingLevels[from - 1], let into = incomingLevels[to - 1],
-               let coarseA = outgoingCoarse[from - 1], let coarseB = incomingCoarse[to - 1] {
-                // The better of the two scales: fine detail, or structure the coarse scale keeps through screentone and steep lines.
-                let coarse = SeamScore.score(coarseA, coarseB, maxShift: SeamScore.coarseRadius) ?? fine
-                result = (max(fine, coarse), SeamScore.levels(out, into) ?? -1000)
+            var channels: [(score: Int, levels: Int)?] = []
+            if let a = facing[from - 1], let b = facing[to - 1] {
+                channels = zip(a, b).map { a, b in
+                    guard let fine = SeamScore.score(a.outgoingFine, b.incomingFine) else { return nil }
+                    // The better of the two scales: fine detail, or structure the coarse scale keeps through screentone and steep lines.
+                    let coarse = SeamScore.score(a.outgoingCoarse, b.incomingCoarse, maxShift: SeamScore.coarseRadius) ?? fine
+                    return (max(fine, coarse), SeamScore.levels(a.outgoing, b.incoming) ?? -1000)
+                }
+            }
+            // Luma's measures, or their mean over every channel judged where that is stronger.
+            let judged = channels.compactMap { $0 }
+            var result = channels.first ?? nil
+            if judged.count > 1 || result == nil, !judged.isEmpty {
+                let mean = (score: judged.map(\.score).reduce(0, +) / judged.count,
+                            levels: judged.map(\.levels).reduce(0, +) / judged.count)
+                if result.map({ strength(mean) > strength($0) }) ?? true { result = mean }
             }
             measured[key] = result
             return result
         }
-        func strength(_ m: (score: Int, levels: Int)) -> Int { (m.score + m.levels) / 2 }
 
         var seams: [Seam] = []
         for first in stride(from: 1, to: count, by: 1) where usable(first) && usable(first + 1) {
