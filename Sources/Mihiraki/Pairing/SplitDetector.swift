@@ -7,7 +7,9 @@ import MihirakiCore
 /// measures of its facing edges: ``SeamScore/score(_:_:maxShift:)``, whether
 /// their details fall at the same heights (the better of the fine scale and
 /// ``SeamScore/coarseGradient(_:)``'s), and ``SeamScore/levels(_:_:)``,
-/// whether their tones follow each other; the seam's strength is their mean. A book
+/// whether their tones follow each other, each measured per channel (luma,
+/// and Cb and Cr on colour pages) and taken from luma or, where stronger,
+/// the channels' mean; the seam's strength is their mean. A book
 /// in one style has many edges that look alike, so the seam is also held
 /// against the best strength either page reaches with any other page within
 /// ``window`` pages (Gallagher's idea of judging a match against the piece's
