@@ -1,5 +1,6 @@
 import Foundation
 import MihirakiTestSupport
+import Synchronization
 import Testing
 @testable import Mihiraki
 import MihirakiCodecs
@@ -256,7 +257,7 @@ struct SplitAndCropTests {
         for index in 0..<cut.spreadCount { _ = try cut.renderSpread(at: index) }
     }
 
-    @Test("render draws cut pages as they are measured: the same pixels as decoding them again, at 1 and 2 jobs, in both directions")
+    @Test("render measures cut pages as it draws them: the same plan, manifest and pixels as a plan measured first, at 1 and 2 jobs, in both directions")
     func drawnAsMeasured() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -266,21 +267,59 @@ struct SplitAndCropTests {
         colour.pixels[0] = 255
         try folder.write("book/p3.png", try PNGEncoder.encode(colour))
         try folder.write("book/p4.png", try Self.page(width: 300, height: 450, seed: 10))
-        for (jobs, direction) in [(1, ReadingDirection.ltr), (2, .rtl)] {
+        for (jobs, direction, layout) in [(1, ReadingDirection.ltr, LayoutMode.spread), (2, .rtl, .spread), (2, .ltr, .single)] {
             var options = LayoutOptions()
             options.size = .height(300)
             options.direction = direction
+            options.layout = layout
             options.splitWide = .auto
             options.cropBorders = true
             var run = RunOptions()
             run.jobs = jobs
-            let ahead = try #require(BookRenderer.plan([folder.path + "/book"], options: options, run: run).plans.first)
-            #expect(ahead.drawnAhead != nil)
-            let again = try BookPlan(book: Book.load(folder.path + "/book"), options: options, jobs: jobs)
-            #expect(again.drawnAhead == nil && again.text == ahead.text)
-            for index in 0..<ahead.spreadCount {
-                #expect(try ahead.renderSpread(at: index) == again.renderSpread(at: index), "spread \(index + 1)")
+            let measured = try BookPlan(book: Book.load(folder.path + "/book"), options: options, jobs: jobs)
+            #expect(measured.cutsAtRender == nil)
+            // Described before any spread is drawn (its cuts measured for the description) and after.
+            let described = try #require(BookRenderer.plan([folder.path + "/book"], options: options, run: run).plans.first)
+            #expect(described.cutsAtRender != nil)
+            #expect(described.text == measured.text && described.explanation == measured.explanation)
+            #expect(described.manifest == measured.manifest)
+            let rendered = try #require(BookRenderer.plan([folder.path + "/book"], options: options, run: run).plans.first)
+            for index in 0..<rendered.spreadCount {
+                // Each page is read and decoded once, a split page's two halves included.
+                let reads = ReadCounter()
+                #expect(try rendered.renderSpread(at: index, observer: reads) == measured.renderSpread(at: index), "spread \(index + 1)")
+                #expect(reads.count == Set(rendered.entries[index].spread.pages).count, "spread \(index + 1)")
             }
+            #expect(rendered.manifest == measured.manifest && rendered.explanation == measured.explanation)
         }
+    }
+
+    @Test("A damaged page in a plan made to be rendered fails its own spread, naming the page; the other spreads draw, and --explain says why it was not measured")
+    func damagedPageAtRender() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("book/p1.png", try Self.page(width: 300, height: 450))
+        try folder.write("book/p2.png", Array(try Self.page(width: 300, height: 450).prefix(60)))
+        try folder.write("book/p3.png", try Self.page(width: 300, height: 450))
+        try folder.write("book/p4.png", try Self.page(width: 300, height: 450))
+        var options = LayoutOptions()
+        options.size = .height(200)
+        options.cropBorders = true
+        let plan = try #require(BookRenderer.plan([folder.path + "/book"], options: options).plans.first)
+        #expect(plan.text == "[x|1]\n[2|3]\n[4|x]\n")
+        #expect { try plan.renderSpread(at: 1) } throws: { ($0 as? MihirakiError)?.path?.hasSuffix("p2.png") == true }
+        _ = try plan.renderSpread(at: 0)
+        _ = try plan.renderSpread(at: 2)
+        #expect(plan.explanation.contains("# page 2 not measured: "), "\(plan.explanation)")
+    }
+}
+
+/// Counts the pages a render reads.
+private final class ReadCounter: RenderObserver {
+    private let reads = Mutex(0)
+    var count: Int { reads.withLock { $0 } }
+    func spreadStarted() {}
+    func stage(_ stage: RenderStage, took nanoseconds: UInt64) {
+        if stage == .read { reads.withLock { $0 += 1 } }
     }
 }

@@ -1,6 +1,7 @@
 import MihirakiCodecs
 import MihirakiCore
 import MihirakiRaster
+import Synchronization
 
 /// `--split-wide` and `--crop-borders` (SPEC §3b): which pages are cut, the
 /// measuring decode, and drawing a box of a page.
@@ -8,69 +9,79 @@ import MihirakiRaster
 /// A cut page is measured and drawn from one decode: the page decoded at
 /// ``cutDecodeSize(page:)``, a size that depends only on the page and the
 /// options, so the plan that measures it and the render that draws it see
-/// the same pixels. `render` draws each page's boxes in the decode that
-/// measured them (``DrawnAhead``), so a cut page is decoded once.
+/// the same pixels. A plan made to be rendered (``CutsAtRender``) leaves the
+/// measuring to the render of each spread, which draws the pages straight
+/// from the decode that measured them: one decode a page, and no page held
+/// between planning and drawing.
 extension BookPlan {
     /// The pages `options` cut, each with its cut: every wide page with
-    /// `--split-wide`, every page with `--crop-borders`. Pixels are read
-    /// (on `jobs` threads) only when something is measured; up to `budget`
-    /// bytes of boxes are drawn on the way, at the sizes this plan's
-    /// spreads give them.
+    /// `--split-wide`, every page with `--crop-borders`. With `measuring`,
+    /// pixels are read (on `jobs` threads) where the cut depends on them;
+    /// otherwise each cut is what the page's header alone gives.
     /// - Throws: ``MihirakiError`` naming the first page that cannot be decoded.
-    static func readCuts(_ plan: BookPlan, jobs: Int, budget: Int) throws -> (cuts: [Int: PageCut], drawn: DrawnAhead?) {
+    static func readCuts(_ plan: BookPlan, jobs: Int, measuring: Bool) throws -> [Int: PageCut] {
         let options = plan.options
-        guard options.cutsPages else { return ([:], nil) }
+        guard options.cutsPages else { return [:] }
         let cutPages = (1...plan.pages.count).filter { options.cropBorders || plan.decisions.wide[$0] != nil }
-        guard options.cropBorders || options.splitWide == .auto else {
-            return (Dictionary(uniqueKeysWithValues: cutPages.map { ($0, plan.cut(page: $0, sample: nil)) }), nil)
+        guard measuring && options.cutsReadPixels else {
+            return Dictionary(uniqueKeysWithValues: cutPages.map { ($0, plan.cut(page: $0, sample: nil)) })
         }
-        let cut = Set(cutPages)
-        // The static plan's spreads that hold a cut page: each is measured and drawn as one job.
-        let jobsList = plan.entries.filter { $0.spread.pages.contains(where: cut.contains) }
-        var spent = 0
-        let drawing = jobsList.map { entry -> Bool in
-            // A box is drawn larger than its page would be, by at most the part cropping removes.
-            let bytes = entry.slots.reduce(0) { $0 + $1.rect.width * $1.rect.height } * plan.canvasChannels(entry) * 2
-            guard spent + bytes <= budget else { return false }
-            spent += bytes
-            return true
+        let results = ParallelMap.run(cutPages.count, jobs: jobs) { index -> Result<PageCut, MihirakiError> in
+            Result { try plan.measure(page: cutPages[index]).cut }.mapError { MihirakiError.from($0, path: plan.book.displayPath(plan.pages[cutPages[index] - 1])) }
         }
-        let results = ParallelMap.run(jobsList.count, jobs: jobs) { index -> Result<([Int: PageCut], [Leaf: PixelBuffer]), MihirakiError> in
-            let entry = jobsList[index]
-            var cuts: [Int: PageCut] = [:], samples: [Int: PixelBuffer] = [:]
-            for number in entry.spread.pages where cut.contains(number) {
-                let page = plan.pages[number - 1]
-                do {
-                    let sample = try plan.decodeForCutting(page: number, bytes: try plan.book.read(page))
-                    cuts[number] = plan.cut(page: number, sample: sample)
-                    samples[number] = sample
-                } catch {
-                    return .failure(MihirakiError.from(error, path: plan.book.displayPath(page)))
-                }
+        var cuts: [Int: PageCut] = [:]
+        for (number, result) in zip(cutPages, results) { cuts[number] = try result.get() }
+        return cuts
+    }
+
+    /// Page `number` decoded for cutting and its cut measured in that decode.
+    func measure(page number: Int, timer: StageTimer? = nil) throws -> (cut: PageCut, sample: PixelBuffer) {
+        let bytes = try timer?.measure(.read) { try book.read(pages[number - 1]) } ?? book.read(pages[number - 1])
+        let sample = try timer?.measure(.decode) { try decodeForCutting(page: number, bytes: bytes) }
+            ?? decodeForCutting(page: number, bytes: bytes)
+        return (cut(page: number, sample: sample), sample)
+    }
+
+    /// The slots of `entry` and the cuts they are drawn with: the plan's;
+    /// or, where the render measures the cuts (``cutsAtRender``), its cut
+    /// pages measured now, each decode kept in `samples` to draw from.
+    func slotsAndCuts(_ entry: Entry, samples: inout [Int: PixelBuffer],
+                      timer: StageTimer) throws -> (slots: [PlacedSlot], cuts: [Int: PageCut]) {
+        guard let cutsAtRender, entry.spread.pages.contains(where: { cuts[$0] != nil }) else { return (entry.slots, cuts) }
+        var measured = cuts
+        // A split page's two halves share one decode.
+        for number in entry.spread.pages where cuts[number] != nil && samples[number] == nil {
+            try MihirakiError.wrapping(path: book.displayPath(pages[number - 1])) {
+                let (cut, sample) = try measure(page: number, timer: timer)
+                samples[number] = sample
+                measured[number] = cut
+                cutsAtRender.record(cut, page: number)
             }
-            guard drawing[index] else { return .success((cuts, [:])) }
-            // Drawn as the final plan will place them: its spreads come from the same imposition.
-            var drawn: [Leaf: PixelBuffer] = [:]
-            let channels = plan.canvasChannels(entry)
-            for spread in plan.shown(entry.spread, cuts: cuts) {
-                for slot in plan.place(spread, cuts: cuts) {
-                    guard let number = slot.leaf.pageNumber, let sample = samples[number], let box = cuts[number]?.box(for: slot.leaf),
-                          slot.rect.width > 0, slot.rect.height > 0 else { continue }
-                    var image = PixelBuffer(width: slot.rect.width, height: slot.rect.height, channels: channels)
-                    plan.draw(sample, box: box, page: number, into: &image,
-                              rect: PixelRect(x: 0, y: 0, width: image.width, height: image.height))
-                    drawn[slot.leaf] = image
-                }
+        }
+        return (place(entry.spread, cuts: measured), measured)
+    }
+
+    /// This plan with every cut measured: itself, unless its render measures
+    /// them (``cutsAtRender``); then the cuts the render measured, and those
+    /// of pages it has not drawn measured now (a page that cannot be decoded
+    /// keeps its header's cut, with a note saying why).
+    var settled: BookPlan {
+        guard let cutsAtRender else { return self }
+        var measured = cuts
+        for number in cuts.keys.sorted() {
+            if let cut = cutsAtRender.cut(page: number) {
+                measured[number] = cut
+                continue
             }
-            return .success((cuts, drawn))
+            do {
+                let cut = try measure(page: number).cut
+                cutsAtRender.record(cut, page: number)
+                measured[number] = cut
+            } catch {
+                measured[number]?.notes.append("not measured: " + MihirakiError.from(error, path: book.displayPath(pages[number - 1])).description)
+            }
         }
-        var cuts: [Int: PageCut] = [:], drawn: [Leaf: PixelBuffer] = [:]
-        for result in results {
-            let (someCuts, someDrawn) = try result.get()
-            cuts.merge(someCuts) { first, _ in first }
-            drawn.merge(someDrawn) { first, _ in first }
-        }
-        return (cuts, drawn.isEmpty ? nil : DrawnAhead(drawn))
+        return with(cuts: measured)
     }
 
     /// Everything a cut depends on besides the page: a plan with other
@@ -161,4 +172,16 @@ extension BookPlan {
             return (headers[number - 1].width, headers[number - 1].height)
         }, oneScale: options.cropBorders, options: options.geometry)
     }
+}
+
+/// The cuts of a plan made to be rendered, as the render measures them: a
+/// cut page is measured in the decode that draws it, so nothing is decoded
+/// twice or held from planning to drawing. The plan's text and manifest
+/// (``BookPlan/settled``) use them, and measure any page not yet drawn.
+final class CutsAtRender: Sendable {
+    private let measured = Mutex<[Int: PageCut]>([:])
+
+    func record(_ cut: PageCut, page: Int) { measured.withLock { $0[page] = $0[page] ?? cut } }
+
+    func cut(page: Int) -> PageCut? { measured.withLock { $0[page] } }
 }

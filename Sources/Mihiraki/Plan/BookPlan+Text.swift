@@ -9,6 +9,7 @@ extension BookPlan {
     /// `plan --explain`: where each decision came from, one `#` line each
     /// (`# direction rtl (ComicInfo.xml)`, `# page 7 wide (page size): p7.jpg`).
     public var explanation: String {
+        if cutsAtRender != nil { return settled.explanation }
         var lines = ["# book \(book.name): \(pages.count) pages, \(entries.count) spreads"]
         lines.append("# direction \(decisions.direction.rawValue) (\(decisions.directionOrigin.rawValue))")
         lines.append("# cover \(decisions.cover.rawValue) (\(decisions.coverOrigin.rawValue))")
@@ -56,6 +57,7 @@ extension BookPlan {
 
     /// The manifest of this plan: what `manifest.json` and `plan --json` hold.
     public var manifest: Manifest {
+        if cutsAtRender != nil { return settled.manifest }
         var manifest = Manifest(book: book.name, canvas: Manifest.Canvas(width: canvas.width, height: canvas.height),
                  layout: options.layout, direction: direction,
                  spreads: entries.map { entry in

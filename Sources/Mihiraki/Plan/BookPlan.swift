@@ -35,11 +35,16 @@ public struct BookPlan: Sendable {
     private let frontCover: Bool
     /// The pages' edges, read for `--pairing auto` and kept to replan without reading pixels again.
     let edges: [PageEdges?]?
-    /// Pages drawn while their edges were read, or their boxes while they
-    /// were measured for cutting, for `render` to take.
+    /// Pages drawn while their edges were read, for `render` to take.
     let drawnAhead: DrawnAhead?
-    /// How `--split-wide` and `--crop-borders` cut each page they cut, by page number.
+    /// How `--split-wide` and `--crop-borders` cut each page they cut, by page
+    /// number; with ``cutsAtRender``, the cuts the header alone gives until
+    /// the render measures them.
     let cuts: [Int: PageCut]
+    /// Set on a plan made to be rendered whose cuts read pixels: each cut
+    /// page is measured by the render of its spread, in the decode that draws
+    /// it (BookPlan+Cutting).
+    let cutsAtRender: CutsAtRender?
 
     /// The direction used, after `auto` is resolved.
     var direction: ReadingDirection { decisions.direction }
@@ -67,9 +72,13 @@ public struct BookPlan: Sendable {
 
     /// ``init(book:options:jobs:)`` for a plan about to be rendered: with
     /// automatic pairing, up to `drawingAhead` bytes of pages are drawn in
-    /// the decodes that read their edges (``DrawnAhead``). The plan is the
-    /// same whatever the budget.
-    package init(book: Book, options: LayoutOptions, jobs: Int, drawingAhead budget: Int) throws {
+    /// the decodes that read their edges (``DrawnAhead``); with
+    /// `measuringCutsAtRender`, pages that `--split-wide auto` or
+    /// `--crop-borders` measure are measured as their spreads are rendered
+    /// (``CutsAtRender``). The plan is the same whatever the budget, and its
+    /// text and manifest the same either way.
+    package init(book: Book, options: LayoutOptions, jobs: Int, drawingAhead budget: Int,
+                 measuringCutsAtRender: Bool = false) throws {
         try options.validate()
         let deletedImages = Set(book.comicInfo?.pages.values.filter(\.isDeleted).map(\.image) ?? [])
         var kept: [Book.PageFile] = [], keptImageIndex: [Int] = []
@@ -94,22 +103,23 @@ public struct BookPlan: Sendable {
         // Without edges the plan is the static one: where each page is drawn unless a split moves it.
         var staticPlan = BookPlan(book: book, pages: kept, headers: headers, doublePages: doublePages,
                                   frontCover: frontCover, deleted: deleted, options: options)
-        var drawnAhead: DrawnAhead?
+        var cutsAtRender: CutsAtRender?
         if options.cutsPages {
-            let read = try Self.readCuts(staticPlan, jobs: jobs, budget: budget)
-            drawnAhead = read.drawn
+            let atRender = measuringCutsAtRender && options.cutsReadPixels
+            let cuts = try Self.readCuts(staticPlan, jobs: jobs, measuring: !atRender)
+            if atRender { cutsAtRender = CutsAtRender() }
             staticPlan = BookPlan(book: book, pages: kept, headers: headers, doublePages: doublePages, frontCover: frontCover,
-                                  deleted: deleted, cuts: read.cuts, drawnAhead: drawnAhead, options: options)
+                                  deleted: deleted, cuts: cuts, cutsAtRender: cutsAtRender, options: options)
         }
         guard options.pairing == .auto else {
             self = staticPlan
             return
         }
-        // Pages that are cut were drawn as they were measured; pairing draws the others.
+        // A cut page's rectangle is known once it is measured: pairing draws only pages that are not cut.
         let read = try Self.readEdges(staticPlan, jobs: jobs, budget: options.cutsPages ? 0 : budget)
         self.init(book: book, pages: kept, headers: headers, doublePages: doublePages, frontCover: frontCover,
-                  deleted: deleted, edges: read.edges, cuts: staticPlan.cuts, drawnAhead: drawnAhead ?? read.drawn,
-                  options: options)
+                  deleted: deleted, edges: read.edges, cuts: staticPlan.cuts, cutsAtRender: cutsAtRender,
+                  drawnAhead: read.drawn, options: options)
     }
 
     /// A page drawn in the decode that read its edges (``DrawnAhead``): its
@@ -156,11 +166,17 @@ public struct BookPlan: Sendable {
                             deleted: decisions.deleted, edges: edges, options: options)
         if options.cutsPages {
             // The cuts depend on the canvas and the direction too: measured again unless every input is the same.
-            let cuts = plan.cutInputs == cutInputs ? self.cuts : try Self.readCuts(plan, jobs: 1, budget: 0).cuts
+            let cuts = plan.cutInputs == cutInputs && cutsAtRender == nil ? self.cuts : try Self.readCuts(plan, jobs: 1, measuring: true)
             plan = BookPlan(book: book, pages: pages, headers: headers, doublePages: doublePages, frontCover: frontCover,
                             deleted: decisions.deleted, edges: edges, cuts: cuts, options: options)
         }
         return plan
+    }
+
+    /// The same plan with `cuts` measured: nothing left for the render to measure.
+    func with(cuts: [Int: PageCut]) -> BookPlan {
+        BookPlan(book: book, pages: pages, headers: headers, doublePages: doublePages, frontCover: frontCover,
+                 deleted: decisions.deleted, edges: edges, cuts: cuts, drawnAhead: drawnAhead, options: options)
     }
 
     /// Imposes a book whose page headers are already known.
@@ -172,7 +188,7 @@ public struct BookPlan: Sendable {
     ///   - edges: the pages' edges, for `--pairing auto`.
     init(book: Book, pages: [Book.PageFile], headers: [PageHeader], doublePages: Set<Int> = [],
          frontCover: Bool = false, deleted: [String] = [], edges: [PageEdges?]? = nil, cuts: [Int: PageCut] = [:],
-         drawnAhead: DrawnAhead? = nil, options: LayoutOptions) {
+         cutsAtRender: CutsAtRender? = nil, drawnAhead: DrawnAhead? = nil, options: LayoutOptions) {
         precondition(headers.count == pages.count, "one header per page")
         self.book = book
         self.options = options
@@ -183,6 +199,7 @@ public struct BookPlan: Sendable {
         self.frontCover = frontCover
         self.edges = edges
         self.cuts = cuts
+        self.cutsAtRender = cutsAtRender
         self.drawnAhead = drawnAhead
 
         let declared = book.declarations

@@ -65,6 +65,8 @@ public struct LayoutOptions: Sendable {
 
     /// Whether pages are cut before they are drawn (split, cropped, or both).
     var cutsPages: Bool { splitWide != nil || cropBorders }
+    /// Whether the cuts are measured in the pages' pixels (not their headers alone).
+    var cutsReadPixels: Bool { cropBorders || splitWide == .auto }
 
     /// Whether a plan with these options decodes pages (automatic pairing,
     /// `--split-wide auto`, `--crop-borders`); otherwise it reads headers only.

@@ -73,14 +73,15 @@ extension BookPlan {
         canvas.fill(x: 0, y: 0, width: canvas.width, height: canvas.height, color: background.premultiplied)
         // The two halves of a split page are drawn from one decode of it.
         var samples: [Int: PixelBuffer] = [:]
-        for slot in entry.slots {
+        let (slots, cuts) = try slotsAndCuts(entry, samples: &samples, timer: timer)
+        for slot in slots {
             let rect = slot.rect
             switch slot.leaf {
             case .blank:
                 canvas.fill(x: rect.x, y: rect.y, width: rect.width, height: rect.height,
                             color: blank.premultipliedOver(background))
             case .page(let number), .half(let number, _):
-                try draw(slot.leaf, page: number, into: &canvas, rect: rect, timer: timer, samples: &samples)
+                try draw(slot.leaf, page: number, cut: cuts[number], into: &canvas, rect: rect, timer: timer, samples: &samples)
                 try timer.checkDeadline()
             }
         }
@@ -110,8 +111,8 @@ extension BookPlan {
     /// its edges were read, when there is one of that size, or else decoded
     /// row by row and resampled as the rows arrive (a worker never holds a
     /// whole decoded page).
-    func draw(_ leaf: Leaf, page number: Int, into canvas: inout PixelBuffer, rect: PixelRect, timer: StageTimer,
-              samples: inout [Int: PixelBuffer]) throws {
+    func draw(_ leaf: Leaf, page number: Int, cut: PageCut?, into canvas: inout PixelBuffer, rect: PixelRect,
+              timer: StageTimer, samples: inout [Int: PixelBuffer]) throws {
         if TestFault.planned != nil { TestFault.strike(drawing: book.displayPath(pages[number - 1])) }
         let inside = rect.x >= 0 && rect.y >= 0 && rect.width > 0 && rect.height > 0
             && rect.x + rect.width <= canvas.width && rect.y + rect.height <= canvas.height
@@ -121,7 +122,7 @@ extension BookPlan {
         }
         // A cut page is drawn from the decode it was measured in (BookPlan+Cutting),
         // made once for the spread (`samples`, by page number).
-        let box = cuts[number]?.box(for: leaf)
+        let box = cut?.box(for: leaf)
         func bytes() throws -> [UInt8] { try timer.measure(.read) { try book.read(pages[number - 1]) } }
         func drawing(into target: inout PixelBuffer, rect: PixelRect) throws {
             guard let box else { return try draw(page: number, bytes: bytes(), into: &target, rect: rect, timer: timer) }

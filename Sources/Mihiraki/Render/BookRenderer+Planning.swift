@@ -41,7 +41,8 @@ extension BookRenderer {
                     result.upToDate += 1
                     continue
                 }
-                let plan = try BookPlan(book: book, options: options, jobs: run.jobs, drawingAhead: drawingBudget)
+                let plan = try BookPlan(book: book, options: options, jobs: run.jobs, drawingAhead: drawingBudget,
+                                          measuringCutsAtRender: true)
                 drawingBudget -= plan.drawnAhead?.byteCount ?? 0
                 result.plans.append(plan)
                 result.pathIndices.append(index)
