@@ -74,6 +74,9 @@ enum BorderFinder {
         var histogram = [Int](repeating: 0, count: 256)
         return image.pixels.withUnsafeBufferPointer { pixels -> Int in
             /// How many of the line's pixels differ from `color`, and their summed distance from it.
+            /// Gray and RGB have loops of their own, with the colour in locals: on blank pages, which are
+            /// walked to their middle, the general loop alone made `render --crop-borders` 1.16–1.18× slower
+            /// (40 blank RGB JPEG pages of 1700×2400: 2.77 s against 2.39 s; 20 gray: 0.68 s against 0.58 s).
             func differing(_ line: Int, from color: [Int]) -> (count: Int, distance: Int) {
                 var count = 0, distance = 0, p = start(line)
                 if colors == 1 {
