@@ -27,7 +27,9 @@ extension BookPlan {
             return Dictionary(uniqueKeysWithValues: cutPages.map { ($0, plan.cut(page: $0, sample: nil)) })
         }
         let results = ParallelMap.run(cutPages.count, jobs: jobs) { index -> Result<PageCut, MihirakiError> in
-            Result { try plan.measure(page: cutPages[index]).cut }.mapError { MihirakiError.from($0, path: plan.book.displayPath(plan.pages[cutPages[index] - 1])) }
+            let number = cutPages[index]
+            return Result { try plan.measure(page: number).cut }
+                .mapError { MihirakiError.from($0, path: plan.book.displayPath(plan.pages[number - 1])) }
         }
         var cuts: [Int: PageCut] = [:]
         for (number, result) in zip(cutPages, results) { cuts[number] = try result.get() }
@@ -78,7 +80,8 @@ extension BookPlan {
                 cutsAtRender.record(cut, page: number)
                 measured[number] = cut
             } catch {
-                measured[number]?.notes.append("not measured: " + MihirakiError.from(error, path: book.displayPath(pages[number - 1])).description)
+                let reason = MihirakiError.from(error, path: book.displayPath(pages[number - 1]))
+                measured[number]?.notes.append("not measured: \(reason)")
             }
         }
         return with(cuts: measured)
