@@ -37,11 +37,15 @@ extension BookPlan {
     }
 
     /// Page `number` decoded for cutting and its cut measured in that decode.
-    func measure(page number: Int, timer: StageTimer? = nil) throws -> (cut: PageCut, sample: PixelBuffer) {
-        let bytes = try timer?.measure(.read) { try book.read(pages[number - 1]) } ?? book.read(pages[number - 1])
-        let sample = try timer?.measure(.decode) { try decodeForCutting(page: number, bytes: bytes) }
-            ?? decodeForCutting(page: number, bytes: bytes)
+    func measure(page number: Int, timer: StageTimer = StageTimer(observer: nil)) throws -> (cut: PageCut, sample: PixelBuffer) {
+        let sample = try readForCutting(page: number, timer: timer)
         return (cut(page: number, sample: sample), sample)
+    }
+
+    /// Page `number` read and decoded at ``cutDecodeSize(page:)``, each stage timed.
+    func readForCutting(page number: Int, timer: StageTimer) throws -> PixelBuffer {
+        let bytes = try timer.measure(.read) { try book.read(pages[number - 1]) }
+        return try timer.measure(.decode) { try decodeForCutting(page: number, bytes: bytes) }
     }
 
     /// The slots of `entry` and the cuts they are drawn with: the plan's;

@@ -126,10 +126,7 @@ extension BookPlan {
         func bytes() throws -> [UInt8] { try timer.measure(.read) { try book.read(pages[number - 1]) } }
         func drawing(into target: inout PixelBuffer, rect: PixelRect) throws {
             guard let box else { return try draw(page: number, bytes: bytes(), into: &target, rect: rect, timer: timer) }
-            if samples[number] == nil {
-                let read = try bytes()
-                samples[number] = try timer.measure(.decode) { try decodeForCutting(page: number, bytes: read) }
-            }
+            if samples[number] == nil { samples[number] = try readForCutting(page: number, timer: timer) }
             let sample = samples[number]!
             timer.measure(.resample) { draw(sample, box: box, page: number, into: &target, rect: rect) }
         }
