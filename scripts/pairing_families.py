@@ -31,6 +31,25 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
 
+# A negative made of two windows of one picture shows the picture on its two
+# pages at heights at least this fraction of a page apart at the spine, so
+# nothing that crosses the spine on one page meets it at the same height on
+# the other: two windows at one height (a horizon, a band of colour) would
+# read as one artwork continuing.
+SPINES_APART = 0.15
+
+
+def spine_distance(a, b):
+    """How far apart windows a and b (x0, y0, x1, y1) of one picture show it
+    at the spine: the mean over the page's height of the vertical distance
+    between the picture's points at the same relative height, as a fraction
+    of the windows' mean height."""
+    total = 0.0
+    for t in np.linspace(0.0, 1.0, 9):
+        total += abs((a[1] + t * (a[3] - a[1])) - (b[1] + t * (b[3] - b[1])))
+    return total / 9 / (((a[3] - a[1]) + (b[3] - b[1])) / 2)
+
+
 # --- scanning -------------------------------------------------------------
 
 def scan(rng, half, seam_side, *, skew=0.0, blur=0.0, paper=255.0):
@@ -112,14 +131,38 @@ class Photo:
             self.cache[index] = Image.open(self.sources[index]).convert("RGB")
         return self.cache[index]
 
-    def crop(self, rng, index, w, h):
+    def window(self, rng, index, w, h):
+        """A random window of picture `index` with the aspect w:h, at 1 to
+        1.5 times the least scale that fills it: (x0, y0, x1, y1) in the
+        picture's pixels."""
         source = self.picture(index)
         scale = max(w / source.width, h / source.height) * rng.uniform(1.0, 1.5)
         size = (math.ceil(source.width * scale), math.ceil(source.height * scale))
         x = int(rng.integers(0, size[0] - w + 1))
         y = int(rng.integers(0, size[1] - h + 1))
-        box = (x / scale, y / scale, min(source.width, (x + w) / scale), min(source.height, (y + h) / scale))
-        return np.asarray(source.resize((w, h), Image.LANCZOS, box=box)).astype(np.float32)
+        return (x / scale, y / scale, min(source.width, (x + w) / scale), min(source.height, (y + h) / scale))
+
+    def cut(self, index, box, w, h):
+        return np.asarray(self.picture(index).resize((w, h), Image.LANCZOS, box=box)).astype(np.float32)
+
+    def crop(self, rng, index, w, h):
+        return self.cut(index, self.window(rng, index, w, h), w, h)
+
+    def apart(self, rng, index, w, h):
+        """Two windows of one picture that show it at the spine at heights
+        SPINES_APART of a page apart (the most apart of 100 tries if none
+        is): two crops at one height, or adjacent halves at one scale, would
+        be one artwork."""
+        first = self.window(rng, index, w, h)
+        best = None
+        for _ in range(100):
+            second = self.window(rng, index, w, h)
+            distance = spine_distance(first, second)
+            if best is None or distance > best[0]:
+                best = (distance, second)
+            if distance >= SPINES_APART:
+                break
+        return self.cut(index, first, w, h), self.cut(index, best[1], w, h)
 
     def scanned(self, rng, half, seam_side):
         gain = rng.uniform(0.92, 1.05) * (1 + rng.uniform(-0.04, 0.04, 3))
@@ -151,7 +194,7 @@ class Photo:
                 index = int(rng.integers(len(self.sources)))
                 if rng.uniform() < 0.5:
                     # Two crops of one picture: one palette, no continuation.
-                    x, y = self.crop(rng, index, 2 * PHOTO_W, PHOTO_H), self.crop(rng, index, 2 * PHOTO_W, PHOTO_H)
+                    x, y = self.apart(rng, index, 2 * PHOTO_W, PHOTO_H)
                 else:
                     other = (index + 1 + int(rng.integers(len(self.sources) - 1))) % len(self.sources)
                     x, y = self.crop(rng, index, 2 * PHOTO_W, PHOTO_H), self.crop(rng, other, 2 * PHOTO_W, PHOTO_H)

@@ -111,4 +111,31 @@ struct PairingCLITests {
         #expect(auto.status == 1 && auto.stderr.contains("p002.jpg"), "\(auto.status) \(auto.stderr)")
         #expect(auto.stderr.split(separator: "\n").count == 1, "\(auto.stderr)")
     }
+
+    @Test("The photo family's negatives of one picture show it at the spine at heights 15 % of a page apart; two windows drawn independently often do not")
+    func oneDrawingNegativesDoNotContinue() throws {
+        // A synthetic picture in place of the wallpapers, which only the
+        // benchmark installs; the windows depend on its size alone.
+        let script = """
+        import sys
+        sys.path.insert(0, sys.argv[1])
+        import numpy as np
+        from PIL import Image
+        import pairing_families as f
+        photo = object.__new__(f.Photo)
+        photo.sources, photo.cache = ["synthetic"], {0: Image.new("RGB", (1920, 1080))}
+        rng = np.random.default_rng(3)
+        w, h = 2 * f.PHOTO_W, f.PHOTO_H
+        windows = [f.spine_distance(photo.window(rng, 0, w, h), photo.window(rng, 0, w, h)) for _ in range(200)]
+        photo.cut = lambda index, box, w, h: box
+        apart = [f.spine_distance(*photo.apart(rng, 0, w, h)) for _ in range(200)]
+        print(sum(d < f.SPINES_APART for d in windows), min(apart), f.SPINES_APART)
+        """
+        let run = try runTool("/usr/bin/env", ["python3", "-c", script, Fixtures.packageRoot.path + "/scripts"])
+        try #require(run.status == 0, "\(run.stderr)")
+        let figures = run.stdout.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        try #require(figures.count == 3, "\(run.stdout)")
+        #expect(figures[0] > 20, "independent windows at one height: \(figures[0]) of 200")
+        #expect(figures[1] >= figures[2], "a negative's windows \(figures[1]) apart")
+    }
 }
