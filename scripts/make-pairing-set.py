@@ -34,6 +34,7 @@ import io
 import json
 import math
 import os
+import re
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
@@ -127,16 +128,27 @@ def manga_art(rng, w, h, band=False):
 
 
 def wallpapers():
-    return sorted(glob.glob("/usr/share/backgrounds/gnome/*.webp") + glob.glob("/usr/share/backgrounds/gnome/*.jpg")
-                  + glob.glob("/usr/share/wallpapers/*/contents/images/*.jpg"))
+    """GNOME's backgrounds: the photo family (pairing_families.py) cuts its
+    pages from plasma's wallpapers, so the two families share no picture."""
+    return sorted(glob.glob("/usr/share/backgrounds/gnome/*.webp") + glob.glob("/usr/share/backgrounds/gnome/*.jpg"))
 
 
-def colour_art(rng, w, h, sources):
+def picture(path):
+    """Which picture a background file shows: GNOME ships some as light and
+    dark variants of one drawing (`adwaita-l`, `adwaita-d`)."""
+    return re.sub(r"-[dl]$", "", os.path.splitext(os.path.basename(path))[0])
+
+
+def colour_art(rng, w, h, sources, avoid=None):
     """A crop of a wallpaper with something drawn where the spine falls: a
     crop whose middle is one flat colour is no split anyone could see (it is
-    two blank pages), so such crops are drawn again."""
+    two blank pages), so such crops are drawn again. Returns the crop and
+    its picture (`picture`); `avoid` is a picture not to use."""
     for attempt in range(20):
-        source = Image.open(sources[int(rng.integers(len(sources)))]).convert("RGB")
+        index = int(rng.integers(len(sources)))
+        while picture(sources[index]) == avoid:
+            index = int(rng.integers(len(sources)))
+        source = Image.open(sources[index]).convert("RGB")
         scale = max(w / source.width, h / source.height) * rng.uniform(1.0, 1.6)
         source = source.resize((math.ceil(source.width * scale), math.ceil(source.height * scale)), Image.LANCZOS)
         x = int(rng.integers(0, source.width - w + 1))
@@ -145,7 +157,7 @@ def colour_art(rng, w, h, sources):
         spine = np.asarray(art.convert("L"), dtype=np.float32)[:, w // 2 - 8:w // 2 + 8]
         if spine.mean(axis=1).std() >= 12:
             break
-    return art
+    return art, picture(sources[index])
 
 
 def ordinary_page(rng):
@@ -219,7 +231,7 @@ class Drawn:
             if with_splits and r < 0.45:
                 kind = DAMAGES[int(rng.integers(len(DAMAGES)))]
                 art_kind = "colour" if colour else ("band" if rng.uniform() < 0.25 else "manga")
-                art = colour_art(rng, 2 * PAGE_W, PAGE_H, sources) if art_kind == "colour" else \
+                art = colour_art(rng, 2 * PAGE_W, PAGE_H, sources)[0] if art_kind == "colour" else \
                     manga_art(rng, 2 * PAGE_W, PAGE_H, band=art_kind == "band")
                 left, right = art.crop((0, 0, PAGE_W, PAGE_H)), art.crop((PAGE_W, 0, 2 * PAGE_W, PAGE_H))
                 damages = DAMAGES[1:-1] if kind == "all" else [kind]
@@ -233,9 +245,14 @@ class Drawn:
                 splits.append([a, a + 1])
                 kinds[str(a)] = f"{art_kind}/{kind}"
             elif r < 0.65:
-                # A hard negative: halves of two different artworks side by side.
-                x = manga_art(rng, 2 * PAGE_W, PAGE_H) if not colour else colour_art(rng, 2 * PAGE_W, PAGE_H, sources)
-                y = manga_art(rng, 2 * PAGE_W, PAGE_H) if not colour else colour_art(rng, 2 * PAGE_W, PAGE_H, sources)
+                # A hard negative: halves of two different artworks side by
+                # side (in colour, of two pictures: two crops of one at one
+                # height would be one artwork continuing).
+                if colour:
+                    x, first = colour_art(rng, 2 * PAGE_W, PAGE_H, sources)
+                    y, _ = colour_art(rng, 2 * PAGE_W, PAGE_H, sources, avoid=first)
+                else:
+                    x, y = manga_art(rng, 2 * PAGE_W, PAGE_H), manga_art(rng, 2 * PAGE_W, PAGE_H)
                 one = x.crop((0, 0, PAGE_W, PAGE_H)) if direction == "ltr" else x.crop((PAGE_W, 0, 2 * PAGE_W, PAGE_H))
                 two = y.crop((PAGE_W, 0, 2 * PAGE_W, PAGE_H)) if direction == "ltr" else y.crop((0, 0, PAGE_W, PAGE_H))
                 a = len(pages) + 1

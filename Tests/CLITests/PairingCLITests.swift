@@ -138,4 +138,32 @@ struct PairingCLITests {
         #expect(figures[0] > 20, "independent windows at one height: \(figures[0]) of 200")
         #expect(figures[1] >= figures[2], "a negative's windows \(figures[1]) apart")
     }
+
+    @Test("The drawn family's colour negatives are cut from two pictures, a background's light and dark variants being one")
+    func colourNegativesFromTwoPictures() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let script = """
+        import importlib.util, os, sys
+        import numpy as np
+        from PIL import Image
+        scripts, folder = sys.argv[1], sys.argv[2]
+        sys.path.insert(0, scripts)
+        spec = importlib.util.spec_from_file_location("make_pairing_set", os.path.join(scripts, "make-pairing-set.py"))
+        m = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(m)
+        sources = []
+        for name, shade in (("dune-l", 40), ("dune-d", 200), ("wood", 120)):
+            a = (np.indices((300, 400)).sum(axis=0) * 7 + shade) % 256
+            path = os.path.join(folder, name + ".png")
+            Image.fromarray(a.astype(np.uint8)).convert("RGB").save(path)
+            sources.append(path)
+        rng = np.random.default_rng(5)
+        drawn = [m.colour_art(rng, 160, 120, sources, avoid="dune")[1] for _ in range(40)]
+        print(m.picture(sources[0]) == m.picture(sources[1]), sorted(set(drawn)))
+        """
+        let run = try runTool("/usr/bin/env", ["python3", "-c", script, Fixtures.packageRoot.path + "/scripts", folder.path])
+        try #require(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "True ['wood']", "\(run.stdout)")
+    }
 }
