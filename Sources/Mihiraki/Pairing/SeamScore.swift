@@ -7,7 +7,11 @@
 /// cut into ``blocks`` blocks, each allowed its own vertical shift of up to
 /// ``maxShift`` bands (a shift or a scale difference between two scans).
 /// A block flat on both sides carries nothing and is left out; a block flat on
-/// one side only is evidence against (0). The score is the mean of the blocks
+/// one side only is evidence against (0). Blocks are correlated on the square
+/// roots of the gradients (sign kept, ``Detail``): a few strong edges at the
+/// same heights, the panel borders two pages of one layout share, then weigh
+/// no more than the many weaker details between them, which continue only
+/// where the artwork does. The score is the mean of the blocks
 /// left after dropping the worst quarter; with fewer than ``minimumBlocks``
 /// informative blocks there is nothing to judge and the answer is nil.
 ///
@@ -24,6 +28,30 @@ enum SeamScore {
     /// Mean squared gradient (in (1/16 level)² units) below which a block is flat:
     /// an RMS step of about 1.5 gray levels per band.
     static let flatEnergy: Int64 = 576
+
+    /// A gradient as ``score(_:_:maxShift:)`` reads it: as it is, to tell a
+    /// flat block, and compressed to `sign(g) × √(256 |g|)` (exact integer
+    /// square roots), to correlate.
+    struct Detail: Sendable {
+        var gradient: [Int32]
+        var compressed: [Int32]
+
+        init(_ gradient: [Int32]) {
+            self.gradient = gradient
+            compressed = gradient.map { g in
+                let root = Int32(squareRoot(256 * Int64(g.magnitude)))
+                return g < 0 ? -root : root
+            }
+        }
+    }
+
+    /// ⌊√x⌋, exact for every x ≥ 0 this file passes (under 2⁵²).
+    static func squareRoot(_ x: Int64) -> Int64 {
+        var root = Int64(Double(x).squareRoot())
+        while root * root > x { root -= 1 }
+        while (root + 1) * (root + 1) <= x { root += 1 }
+        return root
+    }
 
     /// The vertical gradient of a profile, smoothed: `p[y+step] − p[y−step]`,
     /// then a box of `2 × smoothing + 1` bands.
@@ -49,7 +77,32 @@ enum SeamScore {
     /// crosses the spine steeply lands within reach on both sides), then
     /// ``gradient(_:step:)`` at a step of ``coarseRadius``.
     static func coarseGradient(_ profile: [Int32]) -> [Int32] {
-        gradient(boxMean(boxMean(profile, coarseRadius), coarseRadius), step: coarseRadius)
+        gradient(coarse(profile), step: coarseRadius)
+    }
+
+    /// The profile at the coarse scale: averaged over ``coarseRadius`` bands
+    /// either side, twice (a triangle 17 bands wide).
+    static func coarse(_ profile: [Int32]) -> [Int32] {
+        boxMean(boxMean(profile, coarseRadius), coarseRadius)
+    }
+
+    /// Each band's rank among the profile's bands, lowest first, twice over
+    /// so that tied bands share their mean rank exactly. ``levels(_:_:)``
+    /// compares the ranks of the profiles at the coarse scale: the order of
+    /// the tones along the edge, which gain, offset and gamma keep and the
+    /// moiré of screentone does not move, each band weighing the same
+    /// whether it lies on a panel border or inside a panel.
+    static func ranks(_ profile: [Int32]) -> [Int32] {
+        let order = profile.indices.sorted { (profile[$0], $0) < (profile[$1], $1) }
+        var ranks = [Int32](repeating: 0, count: profile.count)
+        var start = 0
+        while start < order.count {
+            var end = start
+            while end + 1 < order.count && profile[order[end + 1]] == profile[order[start]] { end += 1 }
+            for k in start...end { ranks[order[k]] = Int32(start + end) }
+            start = end + 1
+        }
+        return ranks
     }
 
     /// The mean of the `2 × radius + 1` bands around each band, rounded
@@ -70,7 +123,8 @@ enum SeamScore {
 
     /// How well the levels of two edge profiles agree once gain and offset
     /// are taken out: their correlation over the whole height (zero mean),
-    /// at the best shift, in thousandths; nil for a flat profile.
+    /// at the best shift, in thousandths; nil for a flat profile. The
+    /// detector passes the ``ranks(_:)`` of the profiles at the coarse scale.
     static func levels(_ a: [Int32], _ b: [Int32]) -> Int? {
         let n = min(a.count, b.count)
         guard n > 4 * maxShift else { return nil }
@@ -80,11 +134,11 @@ enum SeamScore {
         return (-maxShift...maxShift).compactMap { correlation(a, centredA, b, range, shift: $0) }.max()
     }
 
-    /// The score of edge `a` meeting edge `b` (gradients from ``gradient(_:step:)``
-    /// or ``coarseGradient(_:)``, blocks shifted by up to `maxShift` bands),
+    /// The score of edge `a` meeting edge `b` (the ``Detail`` of gradients from
+    /// ``gradient(_:step:)`` or ``coarseGradient(_:)``, blocks shifted by up to `maxShift` bands),
     /// in thousandths (−1000…1000), or nil when too little of either edge is drawn.
-    static func score(_ a: [Int32], _ b: [Int32], maxShift: Int = maxShift) -> Int? {
-        let n = min(a.count, b.count)
+    static func score(_ a: Detail, _ b: Detail, maxShift: Int = maxShift) -> Int? {
+        let n = min(a.gradient.count, b.gradient.count)
         guard n > 2 * maxShift + blocks else { return nil }
         let margin = maxShift + 3
         let span = (n - 2 * margin) / blocks
@@ -94,14 +148,16 @@ enum SeamScore {
             let range = (margin + block * span)..<(margin + (block + 1) * span)
             // Each block is taken about its own mean: a smooth ramp (a
             // vignette, a gradient fill) carries no detail to match.
-            let centredA = centred(a, range)
-            let flatA = centredA.energy < flat, flatB = centred(b, range).energy < flat
+            let flatA = centred(a.gradient, range).energy < flat, flatB = centred(b.gradient, range).energy < flat
             if flatA && flatB { continue }
             if flatA || flatB {
                 results.append(0)
                 continue
             }
-            results.append((-maxShift...maxShift).compactMap { correlation(a, centredA, b, range, shift: $0) }.max() ?? -1000)
+            let centredA = centred(a.compressed, range)
+            results.append((-maxShift...maxShift).compactMap {
+                correlation(a.compressed, centredA, b.compressed, range, shift: $0)
+            }.max() ?? -1000)
         }
         guard results.count >= minimumBlocks else { return nil }
         let kept = results.sorted(by: >).prefix(results.count - results.count / 4)

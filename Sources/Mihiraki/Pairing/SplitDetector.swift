@@ -6,8 +6,9 @@ import MihirakiCore
 /// Each seam (two consecutive pages that may form a split) is judged by two
 /// measures of its facing edges: ``SeamScore/score(_:_:maxShift:)``, whether
 /// their details fall at the same heights (the better of the fine scale and
-/// ``SeamScore/coarseGradient(_:)``'s), and ``SeamScore/levels(_:_:)``,
-/// whether their tones follow each other, each measured per channel (luma,
+/// ``SeamScore/coarseGradient(_:)``'s), and ``SeamScore/levels(_:_:)`` of
+/// their ``SeamScore/ranks(_:)`` at the coarse scale, whether their tones
+/// follow each other in the same order, each measured per channel (luma,
 /// and Cb and Cr on colour pages) and taken from luma or, where stronger,
 /// the channels' mean; the seam's strength is their mean. A book
 /// in one style has many edges that look alike, so the seam is also held
@@ -36,15 +37,19 @@ enum SplitDetector {
         /// One channel of a page as the detector reads it: the edge it shows its
         /// successor and the one it shows its predecessor, with their gradients at both scales.
         struct Facing {
-            var outgoing: [Int32], incoming: [Int32]
-            var outgoingFine: [Int32], incomingFine: [Int32], outgoingCoarse: [Int32], incomingCoarse: [Int32]
+            /// The ranks of the profiles at the coarse scale, for the levels.
+            var outgoingRanks: [Int32], incomingRanks: [Int32]
+            var outgoingFine: SeamScore.Detail, incomingFine: SeamScore.Detail
+            var outgoingCoarse: SeamScore.Detail, incomingCoarse: SeamScore.Detail
         }
         let facing: [[Facing]?] = edges.map { page in
             page.map { $0.channels.map { channel in
                 let out = direction == .ltr ? channel.right : channel.left, into = direction == .ltr ? channel.left : channel.right
-                return Facing(outgoing: out, incoming: into,
-                              outgoingFine: SeamScore.gradient(out), incomingFine: SeamScore.gradient(into),
-                              outgoingCoarse: SeamScore.coarseGradient(out), incomingCoarse: SeamScore.coarseGradient(into))
+                return Facing(outgoingRanks: SeamScore.ranks(SeamScore.coarse(out)),
+                              incomingRanks: SeamScore.ranks(SeamScore.coarse(into)),
+                              outgoingFine: .init(SeamScore.gradient(out)), incomingFine: .init(SeamScore.gradient(into)),
+                              outgoingCoarse: .init(SeamScore.coarseGradient(out)),
+                              incomingCoarse: .init(SeamScore.coarseGradient(into)))
             } }
         }
         func usable(_ page: Int) -> Bool { page >= 1 && page <= count && edges[page - 1] != nil && eligible(page) }
@@ -63,7 +68,7 @@ enum SplitDetector {
                     guard let fine = SeamScore.score(a.outgoingFine, b.incomingFine) else { return nil }
                     // The better of the two scales: fine detail, or structure the coarse scale keeps through screentone and steep lines.
                     let coarse = SeamScore.score(a.outgoingCoarse, b.incomingCoarse, maxShift: SeamScore.coarseRadius) ?? fine
-                    return (max(fine, coarse), SeamScore.levels(a.outgoing, b.incoming) ?? -1000)
+                    return (max(fine, coarse), SeamScore.levels(a.outgoingRanks, b.incomingRanks) ?? -1000)
                 }
             }
             // Luma's measures, or their mean over every channel judged where that is stronger.
