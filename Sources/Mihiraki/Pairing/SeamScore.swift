@@ -70,18 +70,28 @@ enum SeamScore {
         return smooth
     }
 
-    /// The gradient at the coarse scale: the profile averaged over
-    /// ``coarseRadius`` bands either side, twice (a triangle 17 bands wide,
-    /// about 1/30 of the page's height, over which screentone's dots and
-    /// lines and the moiré of their rescanning average out, and a line that
-    /// crosses the spine steeply lands within reach on both sides), then
-    /// ``gradient(_:step:)`` at a step of ``coarseRadius``.
-    static func coarseGradient(_ profile: [Int32]) -> [Int32] {
-        gradient(coarse(profile), step: coarseRadius)
+    /// One edge profile as the detector compares it: its gradient at the
+    /// fine scale and at the coarse scale (``coarse(_:)``, gradient at a step
+    /// of ``coarseRadius``), and the ``ranks(_:)`` of its coarse profile for
+    /// ``levels(_:_:)``.
+    struct Edge: Sendable {
+        var fine: Detail
+        var coarse: Detail
+        var ranks: [Int32]
+
+        init(_ profile: [Int32]) {
+            let smoothed = SeamScore.coarse(profile)
+            fine = Detail(gradient(profile))
+            coarse = Detail(gradient(smoothed, step: coarseRadius))
+            ranks = SeamScore.ranks(smoothed)
+        }
     }
 
     /// The profile at the coarse scale: averaged over ``coarseRadius`` bands
-    /// either side, twice (a triangle 17 bands wide).
+    /// either side, twice (a triangle 17 bands wide, about 1/30 of the page's
+    /// height, over which screentone's dots and lines and the moiré of their
+    /// rescanning average out, and a line that crosses the spine steeply
+    /// lands within reach on both sides).
     static func coarse(_ profile: [Int32]) -> [Int32] {
         boxMean(boxMean(profile, coarseRadius), coarseRadius)
     }
@@ -135,7 +145,7 @@ enum SeamScore {
     }
 
     /// The score of edge `a` meeting edge `b` (the ``Detail`` of gradients from
-    /// ``gradient(_:step:)`` or ``coarseGradient(_:)``, blocks shifted by up to `maxShift` bands),
+    /// ``gradient(_:step:)`` at either scale of an ``Edge``, blocks shifted by up to `maxShift` bands),
     /// in thousandths (−1000…1000), or nil when too little of either edge is drawn.
     static func score(_ a: Detail, _ b: Detail, maxShift: Int = maxShift) -> Int? {
         let n = min(a.gradient.count, b.gradient.count)

@@ -6,7 +6,7 @@ import MihirakiCore
 /// Each seam (two consecutive pages that may form a split) is judged by two
 /// measures of its facing edges: ``SeamScore/score(_:_:maxShift:)``, whether
 /// their details fall at the same heights (the better of the fine scale and
-/// ``SeamScore/coarseGradient(_:)``'s), and ``SeamScore/levels(_:_:)`` of
+/// the coarse scale, ``SeamScore/Edge``), and ``SeamScore/levels(_:_:)`` of
 /// their ``SeamScore/ranks(_:)`` at the coarse scale, whether their tones
 /// follow each other in the same order, each measured per channel (luma,
 /// and Cb and Cr on colour pages) and taken from luma or, where stronger,
@@ -35,21 +35,14 @@ enum SplitDetector {
                        eligible: (Int) -> Bool) -> [Seam] {
         let count = edges.count
         /// One channel of a page as the detector reads it: the edge it shows its
-        /// successor and the one it shows its predecessor, with their gradients at both scales.
+        /// successor and the one it shows its predecessor.
         struct Facing {
-            /// The ranks of the profiles at the coarse scale, for the levels.
-            var outgoingRanks: [Int32], incomingRanks: [Int32]
-            var outgoingFine: SeamScore.Detail, incomingFine: SeamScore.Detail
-            var outgoingCoarse: SeamScore.Detail, incomingCoarse: SeamScore.Detail
+            var outgoing: SeamScore.Edge, incoming: SeamScore.Edge
         }
         let facing: [[Facing]?] = edges.map { page in
             page.map { $0.channels.map { channel in
                 let out = direction == .ltr ? channel.right : channel.left, into = direction == .ltr ? channel.left : channel.right
-                return Facing(outgoingRanks: SeamScore.ranks(SeamScore.coarse(out)),
-                              incomingRanks: SeamScore.ranks(SeamScore.coarse(into)),
-                              outgoingFine: .init(SeamScore.gradient(out)), incomingFine: .init(SeamScore.gradient(into)),
-                              outgoingCoarse: .init(SeamScore.coarseGradient(out)),
-                              incomingCoarse: .init(SeamScore.coarseGradient(into)))
+                return Facing(outgoing: SeamScore.Edge(out), incoming: SeamScore.Edge(into))
             } }
         }
         func usable(_ page: Int) -> Bool { page >= 1 && page <= count && edges[page - 1] != nil && eligible(page) }
@@ -65,10 +58,10 @@ enum SplitDetector {
             var channels: [(score: Int, levels: Int)?] = []
             if let a = facing[from - 1], let b = facing[to - 1] {
                 channels = zip(a, b).map { a, b in
-                    guard let fine = SeamScore.score(a.outgoingFine, b.incomingFine) else { return nil }
+                    guard let fine = SeamScore.score(a.outgoing.fine, b.incoming.fine) else { return nil }
                     // The better of the two scales: fine detail, or structure the coarse scale keeps through screentone and steep lines.
-                    let coarse = SeamScore.score(a.outgoingCoarse, b.incomingCoarse, maxShift: SeamScore.coarseRadius) ?? fine
-                    return (max(fine, coarse), SeamScore.levels(a.outgoingRanks, b.incomingRanks) ?? -1000)
+                    let coarse = SeamScore.score(a.outgoing.coarse, b.incoming.coarse, maxShift: SeamScore.coarseRadius) ?? fine
+                    return (max(fine, coarse), SeamScore.levels(a.outgoing.ranks, b.incoming.ranks) ?? -1000)
                 }
             }
             // Luma's measures, or their mean over every channel judged where that is stronger.
