@@ -37,7 +37,7 @@ struct PairingConfidenceTests {
         try JSONDecoder().decode(PlanJSON.self, from: Data(try planOutput(["--json"] + arguments).utf8))
     }
 
-    @Test("Pairs the detector once got wrong: photo splits across smooth colour and tone splits across speed lines are found, tone pages sharing panel borders are not taken",
+    @Test("Pairs the detector once got wrong: photo splits across smooth colour, tone splits across speed lines and drawn splits with too little detail at the seam are found; tone pages sharing panel borders are not taken",
           arguments: cases.map(\.name))
     func regressionCases(_ name: String) throws {
         let known = try #require(Self.cases.first { $0.name == name })

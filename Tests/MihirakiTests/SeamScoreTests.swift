@@ -53,4 +53,65 @@ struct SeamScoreTests {
         let uncompressed = try #require(SeamScore.score(raw, rawOther))
         #expect(shared < 650 && uncompressed - shared > 50, "\(shared) compressed, \(uncompressed) not")
     }
+
+    /// A gray page whose profiles are `left` and `right`.
+    static func page(left: [Int32], right: [Int32]) -> PageEdges {
+        PageEdges(channels: [.init(left: left, right: right)])
+    }
+
+    /// White paper (in 1/16 levels) with a gray band from `top` to `bottom`, dark rules 4 bands wide at its borders.
+    static func band(_ top: Int, _ bottom: Int) -> [Int32] {
+        (0..<PageEdges.rows).map { y in
+            y < top || y >= bottom ? 16 * 250 : (y < top + 4 || y >= bottom - 4 ? 16 * 30 : 16 * 190)
+        }
+    }
+
+    /// White paper darkened toward the top and bottom (a vignette, or a lamp's fall-off), `depth` levels at the ends.
+    static func vignette(_ depth: Int32) -> [Int32] {
+        (0..<PageEdges.rows).map { y in
+            let t = Int32(y - PageEdges.rows / 2)
+            return 16 * 250 - 16 * depth * t * t / Int32(PageEdges.rows * PageEdges.rows / 4)
+        }
+    }
+
+    @Test("A shape: a band or a rise and fall has one; flat paper and a straight ramp have none")
+    func shapes() {
+        #expect(SeamScore.shaped(SeamScore.coarse(Self.band(200, 260))))
+        #expect(SeamScore.shaped(SeamScore.coarse(Self.vignette(40))))
+        #expect(!SeamScore.shaped(SeamScore.coarse(Self.vignette(8))))
+        #expect(!SeamScore.shaped(SeamScore.coarse([Int32](repeating: 16 * 250, count: PageEdges.rows))))
+        let ramp = (0..<PageEdges.rows).map { Int32(16 * 60 + 16 * 180 * $0 / PageEdges.rows) }
+        #expect(!SeamScore.shaped(SeamScore.coarse(ramp)))
+    }
+
+    @Test("A band crossing two otherwise white pages is one artwork, judged on its levels alone; pages beside white paper are not judged")
+    func bandAcrossWhitePages() throws {
+        let white = [Int32](repeating: 16 * 250, count: PageEdges.rows)
+        // The band lies within one of the score's twelve blocks: too little to compare there.
+        let book = [Self.page(left: white, right: white), Self.page(left: white, right: Self.band(96, 126)),
+                    Self.page(left: Self.band(97, 127), right: white), Self.page(left: white, right: white)]
+        #expect(SeamScore.score(.init(SeamScore.gradient(Self.band(96, 126))), .init(SeamScore.gradient(Self.band(97, 127)))) == nil)
+        let seams = SplitDetector.detect(book, direction: .ltr) { _ in true }
+        let seam = try #require(seams.first { $0.first == 2 })
+        #expect(seams.count == 1 && seam.levelsAlone && seam.isSplit && seam.confidence > 900, "\(seams)")
+    }
+
+    @Test("A vignette every page shares is no artwork, even at the one seam where neither edge has detail",
+          arguments: [false, true])
+    func sharedVignette(rightToLeft: Bool) {
+        // Six pages with the same fall-off on both edges; marks next to the edges of all but pages 3 and 4.
+        func marked(_ seed: UInt32) -> [Int32] {
+            let marks: [Int32] = Self.profile(borders: [], seed: seed), fallOff: [Int32] = Self.vignette(40)
+            return zip(marks, fallOff).map { (mark: Int32, level: Int32) -> Int32 in mark - 16 * 240 + level }
+        }
+        let book: [PageEdges?] = (1...6).map { (n: Int) -> PageEdges in
+            n == 3 || n == 4 ? Self.page(left: Self.vignette(40), right: Self.vignette(41))
+                : Self.page(left: marked(UInt32(2 * n)), right: marked(UInt32(2 * n + 1)))
+        }
+        let seams = SplitDetector.detect(book, direction: rightToLeft ? .rtl : .ltr) { _ in true }
+        let alone: [Seam] = seams.filter { $0.levelsAlone }
+        #expect(alone.map { $0.first } == [3], "\(seams)")
+        #expect(alone.allSatisfy { $0.confidence == 0 && $0.margin < SplitDetector.aloneMargin }, "\(seams)")
+        #expect(!seams.contains { $0.isSplit }, "\(seams)")
+    }
 }

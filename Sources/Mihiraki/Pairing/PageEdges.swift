@@ -84,6 +84,11 @@ struct PageEdges: Sendable, Equatable {
         self.init(sums)
     }
 
+    /// Edges given profile by profile, each ``rows`` bands in 1/16 levels.
+    init(channels: [Channel]) {
+        self.channels = channels
+    }
+
     /// The rows spread evenly over the bands; a page shorter than ``rows``
     /// leaves some bands empty, and each takes the band above.
     private init(_ sums: PageDecoder.EdgeRows) {

@@ -15,8 +15,12 @@ struct Seam: Hashable, Sendable {
     var score: Int
     /// ``SeamScore/levels(_:_:)`` of the facing edges, in thousandths, from the same channels as ``score``.
     var levels: Int
-    /// How far the seam's strength beat the best either page reaches with any other page nearby, in thousandths.
+    /// How far the seam's strength beat the best either page reaches with any other page nearby, in thousandths
+    /// (its levels and theirs where it was judged on ``levels`` alone).
     var margin: Int
+    /// Whether the edges had too little detail to compare and the seam was
+    /// judged on its ``levels`` alone (``score`` then repeats them).
+    var levelsAlone = false
     /// Whether the pages were taken as one artwork.
     var isSplit = false
     /// Whether a blank was inserted before `first` to keep the pair on one spread.

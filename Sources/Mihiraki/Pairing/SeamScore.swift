@@ -28,6 +28,9 @@ enum SeamScore {
     /// Mean squared gradient (in (1/16 level)² units) below which a block is flat:
     /// an RMS step of about 1.5 gray levels per band.
     static let flatEnergy: Int64 = 576
+    /// How far (in 1/16 levels, 24 gray levels) a coarse profile must stray
+    /// from its straight line for its ``Edge/shaped`` to hold.
+    static let shapeSpan: Int64 = 16 * 24
 
     /// A gradient as ``score(_:_:maxShift:)`` reads it: as it is, to tell a
     /// flat block, and compressed to `sign(g) × √(256 |g|)` (exact integer
@@ -73,18 +76,52 @@ enum SeamScore {
     /// One edge profile as the detector compares it: its gradient at the
     /// fine scale and at the coarse scale (``coarse(_:)``, gradient at a step
     /// of ``coarseRadius``), and the ``ranks(_:)`` of its coarse profile for
-    /// ``levels(_:_:)``.
+    /// ``levels(_:_:)``, and whether that profile has a shape of its own.
     struct Edge: Sendable {
         var fine: Detail
         var coarse: Detail
         var ranks: [Int32]
+        /// Whether the coarse profile strays from its least-squares straight
+        /// line by ``shapeSpan`` or more (``shaped(_:)``): a band, a stripe's
+        /// rise and fall, a line across white paper. A flat edge, or a plain
+        /// ramp (a gradient fill, a slow change of a scanner's lamp), has none.
+        var shaped: Bool
 
         init(_ profile: [Int32]) {
             let smoothed = SeamScore.coarse(profile)
             fine = Detail(gradient(profile))
             coarse = Detail(gradient(smoothed, step: coarseRadius))
             ranks = SeamScore.ranks(smoothed)
+            shaped = SeamScore.shaped(smoothed)
         }
+    }
+
+    /// Whether a profile at the coarse scale, less the bands within two
+    /// ``coarseRadius`` of either end (which ``coarse(_:)`` leaves as they
+    /// are), strays from its least-squares straight line by at least
+    /// ``shapeSpan`` between its highest and lowest residual. Exact: the
+    /// line is kept in integers scaled by the bands' spread of positions.
+    static func shaped(_ coarse: [Int32]) -> Bool {
+        let end = 2 * coarseRadius
+        guard coarse.count > 2 * end + 2 else { return false }
+        let range = end..<(coarse.count - end)
+        let n = Int64(range.count)
+        var sumY: Int64 = 0, sumXY: Int64 = 0, sumX: Int64 = 0, sumXX: Int64 = 0
+        for y in range {
+            let x = Int64(y - end), v = Int64(coarse[y])
+            sumX += x; sumXX += x * x; sumY += v; sumXY += x * v
+        }
+        // The line is (slope × x + intercept) / spread, with spread = n Σx² − (Σx)².
+        let spread = n * sumXX - sumX * sumX
+        let slope = n * sumXY - sumX * sumY, intercept = sumY * sumXX - sumX * sumXY
+        var low = Int64.max, high = Int64.min
+        for y in range {
+            let x = Int64(y - end)
+            let residual = Int64(coarse[y]) * spread - (slope * x + intercept)
+            low = min(low, residual)
+            high = max(high, residual)
+        }
+        return high - low >= shapeSpan * spread
     }
 
     /// The profile at the coarse scale: averaged over ``coarseRadius`` bands

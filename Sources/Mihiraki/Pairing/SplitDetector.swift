@@ -19,10 +19,24 @@ import MihirakiCore
 /// confidence reaches the threshold (`--pairing-threshold`, default
 /// ``defaultThreshold``). A false split shifts every spread after it, so the
 /// default favours precision (docs/pairing.md gives the measurements).
+///
+/// A seam whose edges have too little detail to compare in any channel
+/// (``SeamScore/score(_:_:maxShift:)`` is nil) but both have a shape
+/// (``SeamScore/Edge/shaped``: a band, a stripe's rise and fall) is judged on
+/// its levels alone, which then stand for its seam score too. Such a shape is
+/// also what every page of a book may share (a vignette, a gutter shadow, a
+/// running rule), so the seam is held against the levels either page reaches
+/// with any other page nearby (with detail or not) and counts only where it beats them all by
+/// ``aloneMargin``; elsewhere its confidence is 0. Detail at the other pages'
+/// edges can lower their levels a little even where they share the shape
+/// (0.08 on a vignette with marks beside it), hence four times
+/// ``requiredMargin``.
 enum SplitDetector {
     /// The default of `--pairing-threshold`, in thousandths.
     static let defaultThreshold = 740
     static let requiredMargin = 50
+    /// What a seam judged on its levels alone must beat every alternative's levels by.
+    static let aloneMargin = 200
     static let window = 12
 
     /// Every seam of a book that could be judged, in reading order, with its
@@ -46,49 +60,66 @@ enum SplitDetector {
             } }
         }
         func usable(_ page: Int) -> Bool { page >= 1 && page <= count && edges[page - 1] != nil && eligible(page) }
-        func strength(_ m: (score: Int, levels: Int)) -> Int { (m.score + m.levels) / 2 }
-        var measured: [Int: (score: Int, levels: Int)?] = [:]
+        func strength(_ score: Int, _ levels: Int) -> Int { (score + levels) / 2 }
+        typealias Measures = (score: Int, levels: Int, shapeOnly: Bool)
+        var measured: [Int: Measures?] = [:]
         /// The two measures of page `from`'s outgoing edge against page `to`'s
         /// incoming edge: luma's, or, where it is stronger, their mean over
         /// the channels both pages have (luma, and Cb and Cr when both are in
-        /// colour) that carry enough to judge.
-        func measures(_ from: Int, _ to: Int) -> (score: Int, levels: Int)? {
+        /// colour) that carry enough to judge; when no channel has the detail,
+        /// the same over the channels whose edges both have a shape, on their levels alone.
+        func measures(_ from: Int, _ to: Int) -> Measures? {
             let key = from * (count + 1) + to
             if let known = measured[key] { return known }
-            var channels: [(score: Int, levels: Int)?] = []
+            var detailed: [(score: Int, levels: Int)?] = [], shaped: [(score: Int, levels: Int)?] = []
             if let a = facing[from - 1], let b = facing[to - 1] {
-                channels = zip(a, b).map { a, b in
-                    guard let fine = SeamScore.score(a.outgoing.fine, b.incoming.fine) else { return nil }
+                for (a, b) in zip(a, b) {
+                    let fine = SeamScore.score(a.outgoing.fine, b.incoming.fine), shape = a.outgoing.shaped && b.incoming.shaped
+                    let levels = fine != nil || shape ? SeamScore.levels(a.outgoing.ranks, b.incoming.ranks) ?? -1000 : 0
+                    shaped.append(shape ? (levels, levels) : nil)
                     // The better of the two scales: fine detail, or structure the coarse scale keeps through screentone and steep lines.
-                    let coarse = SeamScore.score(a.outgoing.coarse, b.incoming.coarse, maxShift: SeamScore.coarseRadius) ?? fine
-                    return (max(fine, coarse), SeamScore.levels(a.outgoing.ranks, b.incoming.ranks) ?? -1000)
+                    detailed.append(fine.map { fine in
+                        (max(fine, SeamScore.score(a.outgoing.coarse, b.incoming.coarse, maxShift: SeamScore.coarseRadius) ?? fine), levels)
+                    })
                 }
             }
-            // Luma's measures, or their mean over every channel judged where that is stronger.
+            let result = combined(detailed).map { ($0.score, $0.levels, false) }
+                ?? combined(shaped).map { ($0.score, $0.levels, true) }
+            measured[key] = result
+            return result
+        }
+        /// Luma's measures, or their mean over every channel judged where that is stronger.
+        func combined(_ channels: [(score: Int, levels: Int)?]) -> (score: Int, levels: Int)? {
             let judged = channels.compactMap { $0 }
             var result = channels.first ?? nil
             if judged.count > 1 || result == nil, !judged.isEmpty {
                 let mean = (score: judged.map(\.score).reduce(0, +) / judged.count,
                             levels: judged.map(\.levels).reduce(0, +) / judged.count)
-                if result.map({ strength(mean) > strength($0) }) ?? true { result = mean }
+                if result.map({ strength(mean.score, mean.levels) > strength($0.score, $0.levels) }) ?? true { result = mean }
             }
-            measured[key] = result
             return result
         }
 
         var seams: [Seam] = []
         for first in stride(from: 1, to: count, by: 1) where usable(first) && usable(first + 1) {
             guard let seam = measures(first, first + 1) else { continue }
-            var rival = Int.min
+            var rival = Int.min, rivalLevels = Int.min
             let nearby = max(1, first - window)...min(count, first + 1 + window)
             for other in nearby where other != first && other != first + 1 && usable(other) {
-                if let m = measures(first, other) { rival = max(rival, strength(m)) }
-                if let m = measures(other, first + 1) { rival = max(rival, strength(m)) }
+                for m in [measures(first, other), measures(other, first + 1)].compactMap({ $0 }) {
+                    if !m.shapeOnly { rival = max(rival, strength(m.score, m.levels)) }
+                    rivalLevels = max(rivalLevels, m.levels)
+                }
             }
-            let own = strength(seam)
-            let margin = rival == Int.min ? own : own - rival
-            let confidence = min(1000, max(0, own - max(0, requiredMargin - margin)))
-            seams.append(Seam(first: first, confidence: confidence, score: seam.score, levels: seam.levels, margin: margin))
+            // A seam with detail is held against the alternatives with detail (a strength judged on levels alone
+            // is not one of theirs); a seam judged on its levels alone against every alternative's levels, and
+            // counts only where it beats them all.
+            let (own, best) = seam.shapeOnly ? (seam.levels, rivalLevels) : (strength(seam.score, seam.levels), rival)
+            let margin = best == Int.min ? own : own - best
+            let confidence = seam.shapeOnly && margin < aloneMargin
+                ? 0 : min(1000, max(0, own - max(0, requiredMargin - margin)))
+            seams.append(Seam(first: first, confidence: confidence, score: seam.score, levels: seam.levels, margin: margin,
+                              levelsAlone: seam.shapeOnly))
         }
         // Overlapping seams over the threshold (7+8 and 8+9): the surer one, the earlier on a tie.
         var taken = Set<Int>()

@@ -28,7 +28,8 @@ extension BookPlan {
                 + (declared.needsBlank ? "; a blank before page \(first) keeps them together" : ""))
         }
         for seam in decisions.seams {
-            let measures = "confidence \(decimal(thousandths: seam.confidence)): seam \(decimal(thousandths: seam.score)), "
+            let measures = "confidence \(decimal(thousandths: seam.confidence)): "
+                + (seam.levelsAlone ? "too little detail at the seam, " : "seam \(decimal(thousandths: seam.score)), ")
                 + "levels \(decimal(thousandths: seam.levels)), margin \(decimal(thousandths: seam.margin))"
             guard seam.isSplit else {
                 lines.append("# pages \(seam.first)+\(seam.second): two pages (\(measures))")
