@@ -84,16 +84,21 @@ struct SeamScoreTests {
         #expect(!SeamScore.shaped(SeamScore.coarse(ramp)))
     }
 
-    @Test("A band crossing two otherwise white pages is one artwork, judged on its levels alone; pages beside white paper are not judged")
+    @Test("A band crossing two otherwise white pages is one artwork, judged on its levels alone, where another page nearby shows the shape is not the book's; alone in a book of two, it is not taken")
     func bandAcrossWhitePages() throws {
         let white = [Int32](repeating: 16 * 250, count: PageEdges.rows)
+        let marks = Self.profile(borders: [60, 300], seed: 5)
         // The band lies within one of the score's twelve blocks: too little to compare there.
-        let book = [Self.page(left: white, right: white), Self.page(left: white, right: Self.band(96, 126)),
-                    Self.page(left: Self.band(97, 127), right: white), Self.page(left: white, right: white)]
         #expect(SeamScore.score(.init(SeamScore.gradient(Self.band(96, 126))), .init(SeamScore.gradient(Self.band(97, 127)))) == nil)
+        let pair = [Self.page(left: white, right: Self.band(96, 126)), Self.page(left: Self.band(97, 127), right: white)]
+        let book = [Self.page(left: white, right: marks)] + pair + [Self.page(left: marks, right: white)]
         let seams = SplitDetector.detect(book, direction: .ltr) { _ in true }
         let seam = try #require(seams.first { $0.first == 2 })
-        #expect(seams.count == 1 && seam.levelsAlone && seam.isSplit && seam.confidence > 900, "\(seams)")
+        #expect(seam.levelsAlone && seam.isSplit && seam.confidence > 900 && seam.margin >= SplitDetector.aloneMargin, "\(seams)")
+        #expect(seams.filter(\.isSplit).count == 1, "\(seams)")
+        // Two pages and nothing else: nothing tells the band from a shape every page of the book has.
+        let alone = try #require(SplitDetector.detect(pair, direction: .ltr) { _ in true }.first)
+        #expect(alone.levelsAlone && !alone.isSplit && alone.confidence == 0 && alone.margin == 0, "\(alone)")
     }
 
     @Test("A vignette every page shares is no artwork, even at the one seam where neither edge has detail",

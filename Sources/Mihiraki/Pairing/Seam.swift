@@ -16,7 +16,8 @@ struct Seam: Hashable, Sendable {
     /// ``SeamScore/levels(_:_:)`` of the facing edges, in thousandths, from the same channels as ``score``.
     var levels: Int
     /// How far the seam's strength beat the best either page reaches with any other page nearby, in thousandths
-    /// (its levels and theirs where it was judged on ``levels`` alone).
+    /// (its levels and theirs where it was judged on ``levels`` alone, and 0
+    /// for such a seam when no other pairing nearby could be measured).
     var margin: Int
     /// Whether the edges had too little detail to compare and the seam was
     /// judged on its ``levels`` alone (``score`` then repeats them).

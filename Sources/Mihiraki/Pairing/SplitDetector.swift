@@ -27,7 +27,8 @@ import MihirakiCore
 /// also what every page of a book may share (a vignette, a gutter shadow, a
 /// running rule), so the seam is held against the levels either page reaches
 /// with any other page nearby (with detail or not) and counts only where it beats them all by
-/// ``aloneMargin``; elsewhere its confidence is 0. Detail at the other pages'
+/// ``aloneMargin``; elsewhere, and where no other pairing nearby could be
+/// measured to tell the book's shape from the artwork's, its confidence is 0. Detail at the other pages'
 /// edges can lower their levels a little even where they share the shape
 /// (0.08 on a vignette with marks beside it), hence four times
 /// ``requiredMargin``.
@@ -113,9 +114,10 @@ enum SplitDetector {
             }
             // A seam with detail is held against the alternatives with detail (a strength judged on levels alone
             // is not one of theirs); a seam judged on its levels alone against every alternative's levels, and
-            // counts only where it beats them all.
+            // counts only where there is one and it beats them all.
             let (own, best) = seam.shapeOnly ? (seam.levels, rivalLevels) : (strength(seam.score, seam.levels), rival)
-            let margin = best == Int.min ? own : own - best
+            // With no alternative a seam with detail has beaten them all; one judged on its levels alone has beaten nothing.
+            let margin = best == Int.min ? (seam.shapeOnly ? 0 : own) : own - best
             let confidence = seam.shapeOnly && margin < aloneMargin
                 ? 0 : min(1000, max(0, own - max(0, requiredMargin - margin)))
             seams.append(Seam(first: first, confidence: confidence, score: seam.score, levels: seam.levels, margin: margin,
