@@ -6,7 +6,9 @@ struct Seam: Hashable, Sendable {
     var first: Int
     /// How sure the detector is that the two pages are one artwork, in
     /// thousandths (0…1000): the mean of ``score`` and ``levels``, less what
-    /// ``margin`` falls short of ``SplitDetector/requiredMargin``. A seam is a split when this reaches
+    /// ``margin`` falls short of ``SplitDetector/requiredMargin`` (0 for a
+    /// seam judged on its levels alone whose margin is under
+    /// ``SplitDetector/aloneMargin``). A seam is a split when this reaches
     /// the threshold (`--pairing-threshold`) and no stronger overlapping
     /// seam took one of its pages.
     var confidence: Int

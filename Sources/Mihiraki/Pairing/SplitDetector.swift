@@ -25,13 +25,13 @@ import MihirakiCore
 /// (``SeamScore/Edge/shaped``: a band, a stripe's rise and fall) is judged on
 /// its levels alone, which then stand for its seam score too. Such a shape is
 /// also what every page of a book may share (a vignette, a gutter shadow, a
-/// running rule), so the seam is held against the levels either page reaches
-/// with any other page nearby (with detail or not) and counts only where it beats them all by
-/// ``aloneMargin``; elsewhere, and where no other pairing nearby could be
-/// measured to tell the book's shape from the artwork's, its confidence is 0. Detail at the other pages'
-/// edges can lower their levels a little even where they share the shape
-/// (0.08 on a vignette with marks beside it), hence four times
-/// ``requiredMargin``.
+/// running rule), so the seam is held against the levels either page
+/// reaches with any other page nearby (with detail or not) and counts only
+/// where it beats them all by ``aloneMargin``; elsewhere, and where no other
+/// pairing nearby could be measured to tell the book's shape from the
+/// artwork's, its confidence is 0. Detail at the other pages' edges can
+/// lower their levels a little even where they share the shape (0.08 on a
+/// vignette with marks beside it), hence four times ``requiredMargin``.
 enum SplitDetector {
     /// The default of `--pairing-threshold`, in thousandths.
     static let defaultThreshold = 740
