@@ -1,5 +1,6 @@
 import Foundation
 import Mihiraki
+import MihirakiRaster
 import MihirakiTestSupport
 import Testing
 
@@ -68,6 +69,37 @@ struct PairingConfidenceTests {
         #expect(lowered.splits == [[1, 2]])
         // Static pairing writes no seams.
         #expect(try plan([positive]).seams == nil)
+    }
+
+    @Test("A book photographed with its pages darker toward the corners, text inside white margins and two blank pages, takes no split: every page's edges have that shape")
+    func sharedVignetteBook() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let width = 600, height = 900
+        for page in 1...8 {
+            var pixels = [UInt8](repeating: 0, count: width * height)
+            for y in 0..<height {
+                for x in 0..<width {
+                    // A fall-off of 40 levels at the middle of either side edge and 80 at the corners.
+                    let dx = Double(x - width / 2) / Double(width), dy = Double(y - height / 2) / Double(height)
+                    var level = 245 - 160 * (dx * dx + dy * dy)
+                    // Lines of text 60 px in from either edge, on every page but the blank ones (3 and 4).
+                    let line = (y - 120) % 36, length = 420 - (page * 37 + y / 36 * 53) % 120
+                    if page != 3 && page != 4 && y >= 120 && y < height - 120 && line < 14 && x >= 60 && x < 60 + length {
+                        level -= 170
+                    }
+                    pixels[y * width + x] = UInt8(max(0, min(255, level.rounded())))
+                }
+            }
+            let image = PixelBuffer(width: width, height: height, channels: 1, pixels: pixels)
+            try folder.write("p\(page).jpg", try JPEGEncoder.encode(image, quality: 85))
+        }
+        let explained = try planOutput([folder.path, "--pairing", "auto", "--explain"])
+        let answer = try plan([folder.path, "--pairing", "auto"])
+        let seams = try #require(answer.seams, "\(explained)")
+        #expect(seams.count == 7 && answer.splits == [] && seams.allSatisfy { $0.score < 0.5 }, "\(explained)")
+        // The two blank pages' seam is judged on the shape alone, and other pages match it as well.
+        #expect(explained.contains("# pages 3+4: two pages (confidence 0.000: too little detail at the seam"), "\(explained)")
     }
 
     @Test("--pairing-threshold outside 0…1 is a usage error naming the option", arguments: ["1.5", "-0.1", "high"])
