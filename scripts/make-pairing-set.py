@@ -35,6 +35,7 @@ import json
 import math
 import os
 import re
+import sys
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
@@ -144,6 +145,9 @@ def colour_art(rng, w, h, sources, avoid=None):
     crop whose middle is one flat colour is no split anyone could see (it is
     two blank pages), so such crops are drawn again. Returns the crop and
     its picture (`picture`); `avoid` is a picture not to use."""
+    if avoid is not None and all(picture(source) == avoid for source in sources):
+        sys.exit(f"make-pairing-set.py: a colour hard negative needs two pictures, and the {len(sources)} "
+                 f"background file(s) found all show {avoid}")
     for attempt in range(20):
         index = int(rng.integers(len(sources)))
         while picture(sources[index]) == avoid:

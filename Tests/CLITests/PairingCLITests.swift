@@ -166,4 +166,33 @@ struct PairingCLITests {
         try #require(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "True ['wood']", "\(run.stdout)")
     }
+
+    @Test("A colour negative asked of a library holding one picture (its light and dark variants) is one clear error, not an endless draw")
+    func colourNegativeWithOnePicture() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let script = """
+        import importlib.util, os, sys, threading
+        import numpy as np
+        from PIL import Image
+        scripts, folder = sys.argv[1], sys.argv[2]
+        sys.path.insert(0, scripts)
+        spec = importlib.util.spec_from_file_location("make_pairing_set", os.path.join(scripts, "make-pairing-set.py"))
+        m = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(m)
+        sources = []
+        for name in ("dune-l", "dune-d"):
+            path = os.path.join(folder, name + ".png")
+            Image.new("RGB", (400, 300), (90, 120, 30)).save(path)
+            sources.append(path)
+        timer = threading.Timer(20, os._exit, [3])
+        timer.daemon = True
+        timer.start()
+        m.colour_art(np.random.default_rng(5), 160, 120, sources, avoid="dune")
+        """
+        let run = try runTool("/usr/bin/env", ["python3", "-c", script, Fixtures.packageRoot.path + "/scripts", folder.path])
+        #expect(run.status == 1, "\(run.status) \(run.stderr)")
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("two pictures") && lines[0].contains("dune"), "\(run.stderr)")
+    }
 }
