@@ -184,7 +184,20 @@ package final class WorkerPool: Sendable {
             arguments.forEach { free($0) }
             variables.forEach { free($0) }
         }
-        let spawned = posix_spawn(&pid, program, &actions, nil, arguments, variables)
+        // The server starts workers from its runtime's threads, which keep
+        // every signal blocked; a worker must not inherit that mask, or it
+        // outlives an operator's SIGTERM. Its own process group keeps a
+        // terminal's Ctrl-C (and any signal to the server's group) to the
+        // server, which finishes the renders begun and then ends its workers.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+        let spawned = posix_spawn(&pid, program, &actions, &attributes, arguments, variables)
         close(toWorker[0])
         close(fromWorker[1])
         guard spawned == 0 else {

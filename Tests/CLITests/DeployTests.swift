@@ -29,7 +29,7 @@ struct DeployTests {
         #expect(server.stop() == 0)
     }
 
-    @Test("The systemd unit passes systemd-analyze verify, and its command serves")
+    @Test("The systemd unit passes systemd-analyze verify, stops the server alone (its workers finish their renders), and its command serves")
     func systemdUnit() throws {
         let unit = try String(contentsOfFile: Self.deploy + "mihiraki.service", encoding: .utf8)
         let folder = try TemporaryFolder()
@@ -39,6 +39,8 @@ struct DeployTests {
         let verified = try runTool("/usr/bin/env", ["systemd-analyze", "verify", folder.path + "/mihiraki.service"])
         #expect(verified.status == 0 && verified.stderr.isEmpty && verified.stdout.isEmpty,
                 "\(verified.stdout)\(verified.stderr)")
+        // SIGTERM to every process of the unit would end workers mid-render, and the answers begun with them.
+        #expect(unit.split(separator: "\n").contains("KillMode=mixed"))
         let command = try #require(unit.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
         let words = command.split(separator: " ").map(String.init)
         #expect(words[0] == "ExecStart=/usr/local/bin/mihiraki" && words[1] == "serve")

@@ -97,6 +97,41 @@ struct WorkerCLITests {
         }
     }
 
+    /// A worker is started from one of the server's threads, where the
+    /// runtime keeps signals blocked; it must not inherit that, or an
+    /// operator's `kill`, or a service manager stopping the unit with SIGTERM,
+    /// leaves it rendering until SIGKILL. (The server under test is itself
+    /// started from such a thread, so it holds a blocked mask of its own.)
+    @Test("A worker starts with no signal blocked, in a process group of its own: SIGTERM from an operator ends it, and the next request is served")
+    func workerTakesSignals() async throws {
+        try await onOwnThread {
+            let library = try Self.library()
+            defer { library.remove() }
+            let server = try RunningServer(root: library.root, ["--workers", "1", "--quiet"])
+            defer { server.stop() }
+            #expect(try httpGet(server, Self.good).status == 200)
+            let workers = Self.children(of: server.process.processIdentifier)
+            try #require(workers.count == 1)
+            let status = try String(contentsOfFile: "/proc/\(workers[0])/status", encoding: .utf8)
+            let blocked = status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") }?.dropFirst(7)
+                .trimmingCharacters(in: .whitespaces)
+            #expect(blocked.flatMap { UInt64($0, radix: 16) } == 0, "blocked: \(blocked ?? "?")")
+            // A terminal's Ctrl-C goes to the server's group; the server ends its workers itself.
+            #expect(getpgid(workers[0]) == workers[0] && getpgid(server.process.processIdentifier) != workers[0])
+            kill(workers[0], SIGTERM)
+            var gone = false
+            for _ in 0..<250 where !gone {
+                // Ended: reaped, or a zombie until the server next takes a worker.
+                let state = (try? String(contentsOfFile: "/proc/\(workers[0])/status", encoding: .utf8)) ?? ""
+                gone = !state.contains("State:\tS") && !state.contains("State:\tR") && !state.contains("State:\tD")
+                if !gone { usleep(20_000) }
+            }
+            #expect(gone, "the worker outlived SIGTERM by 5 s")
+            let answer = try httpGet(server, "/api/books/Series%20A%2Fvol1/spreads/1.png?size=x90")
+            #expect(answer.status == 200, "\(answer.status) \(answer.text)")
+        }
+    }
+
     /// Under wrk load on a good book, faulty requests beside it cost no good
     /// request an error.
     @Test("wrk on a good book while crashing, hanging and memory-hungry requests come in: every good request is a 200")
