@@ -13,8 +13,11 @@ public struct Run: Sendable {
 
 /// Runs a program to completion, capturing its output and status: the built
 /// `mihiraki`, or a real tool the tests use beside it (bsdtar, python3, chromium).
-/// `environment` adds to (or overrides) this process's variables.
-public func runTool(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+/// `environment` adds to (or overrides) this process's variables. A program
+/// still running after `limit` seconds is killed and its run has status −1,
+/// so a test that starts one that never ends fails by its name.
+public func runTool(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                    limit: TimeInterval = 600) throws -> Run {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -25,11 +28,37 @@ public func runTool(_ executable: String, _ arguments: [String], environment: [S
     process.standardOutput = out
     process.standardError = err
     try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    let status = exitStatus(of: process, within: 600) ?? -1
-    return Run(status: status, stdout: String(decoding: stdout, as: UTF8.self),
-               stderr: String(decoding: stderr, as: UTF8.self))
+    // Both pipes are drained while the program runs (it may fill one), each on
+    // a thread of its own, so waiting for the program keeps its limit.
+    let drained = DispatchGroup()
+    let outputs = [out, err].map { pipe in
+        let output = PipeOutput()
+        drained.enter()
+        Thread.detachNewThread {
+            output.data = pipe.fileHandleForReading.readDataToEndOfFile()
+            drained.leave()
+        }
+        return output
+    }
+    let status = exitStatus(of: process, within: limit)
+    var note = ""
+    if status == nil {
+        kill(process.processIdentifier, SIGKILL)
+        _ = exitStatus(of: process, within: 10)
+        note = "\n(runTool: \(executable) did not end within \(Int(limit)) s and was killed)"
+    }
+    // A program's own children may keep its pipes open after it ends.
+    if drained.wait(timeout: .now() + 10) == .timedOut {
+        note += "\n(runTool: \(executable)'s output was still open 10 s after it ended)"
+    }
+    return Run(status: status ?? -1, stdout: String(decoding: outputs[0].data, as: UTF8.self),
+               stderr: String(decoding: outputs[1].data, as: UTF8.self) + note)
+}
+
+/// What one pipe carried; written by its reading thread before the run's
+/// group is left, read after the group is waited for.
+private final class PipeOutput: @unchecked Sendable {
+    var data = Data()
 }
 
 /// The exit status of a started process, waiting at most `limit` seconds, so
