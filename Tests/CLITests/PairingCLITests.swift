@@ -139,11 +139,12 @@ struct PairingCLITests {
         #expect(figures[1] >= figures[2], "a negative's windows \(figures[1]) apart")
     }
 
-    @Test("The drawn family's colour negatives are cut from two pictures, a background's light and dark variants being one")
-    func colourNegativesFromTwoPictures() throws {
+    /// Runs the Python `body` with scripts/make-pairing-set.py loaded as `m`
+    /// (numpy as `np`, Pillow's `Image`), `folder` a temporary folder's path.
+    private func runWithGenerator(_ body: String, limit: TimeInterval = 600) throws -> Run {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let script = """
+        let preamble = """
         import importlib.util, os, sys
         import numpy as np
         from PIL import Image
@@ -152,6 +153,15 @@ struct PairingCLITests {
         spec = importlib.util.spec_from_file_location("make_pairing_set", os.path.join(scripts, "make-pairing-set.py"))
         m = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(m)
+
+        """
+        return try runTool("/usr/bin/env", ["python3", "-c", preamble + body, Fixtures.packageRoot.path + "/scripts", folder.path],
+                           limit: limit)
+    }
+
+    @Test("The drawn family's colour negatives are cut from two pictures, a background's light and dark variants being one")
+    func colourNegativesFromTwoPictures() throws {
+        let run = try runWithGenerator("""
         sources = []
         for name, shade in (("dune-l", 40), ("dune-d", 200), ("wood", 120)):
             a = (np.indices((300, 400)).sum(axis=0) * 7 + shade) % 256
@@ -161,36 +171,21 @@ struct PairingCLITests {
         rng = np.random.default_rng(5)
         drawn = [m.colour_art(rng, 160, 120, sources, avoid="dune")[1] for _ in range(40)]
         print(m.picture(sources[0]) == m.picture(sources[1]), sorted(set(drawn)))
-        """
-        let run = try runTool("/usr/bin/env", ["python3", "-c", script, Fixtures.packageRoot.path + "/scripts", folder.path])
+        """)
         try #require(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "True ['wood']", "\(run.stdout)")
     }
 
     @Test("A colour negative asked of a library holding one picture (its light and dark variants) is one clear error, not an endless draw")
     func colourNegativeWithOnePicture() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let script = """
-        import importlib.util, os, sys, threading
-        import numpy as np
-        from PIL import Image
-        scripts, folder = sys.argv[1], sys.argv[2]
-        sys.path.insert(0, scripts)
-        spec = importlib.util.spec_from_file_location("make_pairing_set", os.path.join(scripts, "make-pairing-set.py"))
-        m = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(m)
+        let run = try runWithGenerator("""
         sources = []
         for name in ("dune-l", "dune-d"):
             path = os.path.join(folder, name + ".png")
             Image.new("RGB", (400, 300), (90, 120, 30)).save(path)
             sources.append(path)
-        timer = threading.Timer(20, os._exit, [3])
-        timer.daemon = True
-        timer.start()
         m.colour_art(np.random.default_rng(5), 160, 120, sources, avoid="dune")
-        """
-        let run = try runTool("/usr/bin/env", ["python3", "-c", script, Fixtures.packageRoot.path + "/scripts", folder.path])
+        """, limit: 20)
         #expect(run.status == 1, "\(run.status) \(run.stderr)")
         let lines = run.stderr.split(separator: "\n")
         #expect(lines.count == 1 && lines[0].contains("two pictures") && lines[0].contains("dune"), "\(run.stderr)")
