@@ -112,9 +112,7 @@ struct WorkerCLITests {
             #expect(try httpGet(server, Self.good).status == 200)
             let workers = Self.children(of: server.process.processIdentifier)
             try #require(workers.count == 1)
-            let status = try String(contentsOfFile: "/proc/\(workers[0])/status", encoding: .utf8)
-            let blocked = status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") }?.dropFirst(7)
-                .trimmingCharacters(in: .whitespaces)
+            let blocked = Self.status(of: workers[0], "SigBlk")
             #expect(blocked.flatMap { UInt64($0, radix: 16) } == 0, "blocked: \(blocked ?? "?")")
             // A terminal's Ctrl-C goes to the server's group; the server ends its workers itself.
             #expect(getpgid(workers[0]) == workers[0] && getpgid(server.process.processIdentifier) != workers[0])
@@ -122,8 +120,7 @@ struct WorkerCLITests {
             var gone = false
             for _ in 0..<250 where !gone {
                 // Ended: reaped, or a zombie until the server next takes a worker.
-                let state = (try? String(contentsOfFile: "/proc/\(workers[0])/status", encoding: .utf8)) ?? ""
-                gone = !state.contains("State:\tS") && !state.contains("State:\tR") && !state.contains("State:\tD")
+                gone = Self.status(of: workers[0], "State").map { $0.hasPrefix("Z") || $0.hasPrefix("X") } ?? true
                 if !gone { usleep(20_000) }
             }
             #expect(gone, "the worker outlived SIGTERM by 5 s")
@@ -168,6 +165,13 @@ struct WorkerCLITests {
             #expect(statuses.count == 1 && statuses.first?.hasPrefix("status 200 ") == true, "\(text)")
             #expect(!text.contains("Socket errors"), "\(text)")
         }
+    }
+
+    /// One field of `/proc/PID/status` (`SigBlk`, `State`), or nil when the process is gone.
+    static func status(of pid: pid_t, _ field: String) -> String? {
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").first { $0.hasPrefix(field + ":") }?
+            .dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces)
     }
 
     /// The processes whose parent is `pid`.
