@@ -198,7 +198,7 @@ static void add_block_columns(const JCOEF *block, const UINT16 *quant, int first
 }
 
 int mh_jpeg_edges(mh_jpeg_reader *reader, uint32_t depth, int32_t *left, int32_t *right, int32_t *chroma,
-                  int *has_chroma, mh_error *error) {
+                  int *has_chroma, uint32_t strip_depth, int32_t *strips, mh_error *error) {
     mh_set_error(error, MH_OK, "");
     if (reader == NULL || reader->started || left == NULL || right == NULL || depth == 0) {
         mh_set_error(error, MH_ERR_USAGE, "edges before the first row");
@@ -208,7 +208,8 @@ int mh_jpeg_edges(mh_jpeg_reader *reader, uint32_t depth, int32_t *left, int32_t
     jpeg_component_info *luma = &cinfo->comp_info[0];
     if ((cinfo->jpeg_color_space != JCS_GRAYSCALE && cinfo->jpeg_color_space != JCS_YCbCr) ||
         cinfo->data_precision != 8 || luma->h_samp_factor != cinfo->max_h_samp_factor ||
-        luma->v_samp_factor != cinfo->max_v_samp_factor || depth > cinfo->image_width) {
+        luma->v_samp_factor != cinfo->max_v_samp_factor || depth > cinfo->image_width ||
+        (strips != NULL && 2 * (uint64_t)strip_depth > cinfo->image_width)) {
         mh_set_error(error, MH_ERR_UNSUPPORTED, "no luma coefficients at full resolution");
         return MH_ERR_UNSUPPORTED;
     }
@@ -284,6 +285,16 @@ int mh_jpeg_edges(mh_jpeg_reader *reader, uint32_t depth, int32_t *left, int32_t
                     add_block_columns(blocks[0][x / 8], quant, (int)(x % 8), (int)(run_end - (x / 8) * 8), part);
                     for (int y = 0; y < 8; y++) sums[y] += part[y] * weight;
                     x = run_end;
+                }
+                // Luma's strip: each of the strip_depth columns next to this edge on its own.
+                for (uint32_t k = 0; c == 0 && strips != NULL && k < strip_depth; k++) {
+                    uint32_t x = side == 0 ? k : cinfo->image_width - 1 - k;
+                    int64_t column[8] = {0};
+                    add_block_columns(blocks[0][x / 8], quant, (int)(x % 8), (int)(x % 8) + 1, column);
+                    int32_t *strip = strips + (size_t)side * height * strip_depth;
+                    for (uint32_t y = 0; y < 8 && block_row * 8 + y < height; y++)
+                        strip[(size_t)(block_row * 8 + y) * strip_depth + k] =
+                            (int32_t)(((column[y] + ((int64_t)1 << 15)) >> 16) + (int64_t)128 * 256);
                 }
                 int32_t *out = c == 0 ? (side == 0 ? left : right) : chroma + (size_t)(2 * (c - 1) + side) * height;
                 for (uint32_t y = 0; y < 8; y++) {

@@ -30,12 +30,22 @@ enum JPEGPageDecoder: PageFormatDecoder {
                     var edges = PageDecoder.EdgeRows(depth: depth, left: [Int32](repeating: 0, count: height),
                                                      right: [Int32](repeating: 0, count: height))
                     var chroma = [Int32](repeating: 0, count: channels == 1 ? 0 : 4 * height), hasChroma: Int32 = 0
+                    let stripDepth = PageDecoder.EdgeRows.stripDepth
+                    let withStrips = PageDecoder.EdgeRows.hasStrips(width: width)
+                    var strips = [Int32](repeating: 0, count: withStrips ? 2 * height * stripDepth : 0)
                     let status = chroma.withUnsafeMutableBufferPointer { planes in
-                        mh_jpeg_edges(reader, UInt32(depth), &edges.left, &edges.right, planes.baseAddress, &hasChroma, &error)
+                        strips.withUnsafeMutableBufferPointer { strips in
+                            mh_jpeg_edges(reader, UInt32(depth), &edges.left, &edges.right, planes.baseAddress, &hasChroma,
+                                          UInt32(stripDepth), withStrips ? strips.baseAddress : nil, &error)
+                        }
                     }
                     if status == MH_ERR_UNSUPPORTED { return nil }
                     guard status == MH_OK else { throw CodecError(error) }
                     if hasChroma != 0 { edges.chroma = (0..<4).map { Array(chroma[($0 * height)..<(($0 + 1) * height)]) } }
+                    if withStrips {
+                        let plane = height * stripDepth
+                        edges.strips = [Array(strips[0..<plane]), Array(strips[plane..<(2 * plane)])]
+                    }
                     return edges
                 }
                 return try body(opened)

@@ -95,8 +95,12 @@ int mh_jpeg_reduce(mh_jpeg_reader *reader, uint32_t min_width, uint32_t min_heig
 /// right, Cr left, Cr right: each subsampled sample counted once for each
 /// of those columns it stands for, and repeated over its rows;
 /// `*has_chroma` says whether they were written.
+/// With `strips` (2 × height × strip_depth values, strip_depth at most half
+/// the width), also luma's `strip_depth` columns next to each edge one by
+/// one, left edge then right, row by row, column 0 at the edge, in 1/256
+/// levels.
 int mh_jpeg_edges(mh_jpeg_reader *reader, uint32_t depth, int32_t *left, int32_t *right, int32_t *chroma,
-                  int *has_chroma, mh_error *error);
+                  int *has_chroma, uint32_t strip_depth, int32_t *strips, mh_error *error);
 void mh_jpeg_close(mh_jpeg_reader *reader);
 
 #ifdef __cplusplus

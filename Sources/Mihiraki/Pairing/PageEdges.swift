@@ -28,9 +28,15 @@ struct PageEdges: Sendable, Equatable {
     /// Luma (BT.601), then for a colour page Cb and Cr.
     var channels: [Channel]
 
+    /// Luma's ``PageDecoder/EdgeRows/stripDepth`` columns next to each edge
+    /// one by one at full resolution, for ``StripScore``: ``rows`` ×
+    /// that many band means in 1/16 levels, row by row, column 0 at the
+    /// edge; nil on a page narrower than twice that.
+    var strips: Channel?
+
     /// The columns averaged next to each edge of a page `height` rows high:
     /// 3 at the coarsest of 1/8, 1/4, 1/2 and 1 that keeps at least ``rows``
-    /// rows, so about 12 on a 2,000-row scan.
+    /// rows, so 6 on a 2,000-row scan and 12 on a 3,000-row one.
     static func depth(height: Int) -> Int {
         var scale = 8
         while scale > 1 && (height + scale - 1) / scale < rows { scale /= 2 }
@@ -55,9 +61,15 @@ struct PageEdges: Sendable, Equatable {
             let depth = depth(height: height)
             let colour = channels >= 3
             var sums = PageDecoder.EdgeRows(depth: depth, left: [], right: [], chroma: colour ? [[], [], [], []] : [])
+            let stripDepth = PageDecoder.EdgeRows.stripDepth, withStrips = PageDecoder.EdgeRows.hasStrips(width: width)
+            if withStrips { sums.strips = [[], []] }
             var row = [UInt8](repeating: 0, count: width * channels)
             for _ in 0..<height {
                 try row.withUnsafeMutableBufferPointer { try nextRow($0.baseAddress!) }
+                for column in 0..<(withStrips ? stripDepth : 0) {
+                    sums.strips[0].append(levels(row, column * channels, channels).0)
+                    sums.strips[1].append(levels(row, (width - 1 - column) * channels, channels).0)
+                }
                 var left = (0, 0, 0) as (Int32, Int32, Int32), right = (0, 0, 0) as (Int32, Int32, Int32)
                 for column in 0..<depth {
                     let l = levels(row, column * channels, channels), r = levels(row, (width - 1 - column) * channels, channels)
@@ -85,8 +97,9 @@ struct PageEdges: Sendable, Equatable {
     }
 
     /// Edges given profile by profile, each ``rows`` bands in 1/16 levels.
-    init(channels: [Channel]) {
+    init(channels: [Channel], strips: Channel? = nil) {
         self.channels = channels
+        self.strips = strips
     }
 
     /// The rows spread evenly over the bands; a page shorter than ``rows``
@@ -95,6 +108,17 @@ struct PageEdges: Sendable, Equatable {
         let planes = [sums.left, sums.right] + sums.chroma
         let bands = planes.map { Self.bands($0, depth: sums.depth) }
         channels = stride(from: 0, to: bands.count - 1, by: 2).map { Channel(left: bands[$0], right: bands[$0 + 1]) }
+        let stripDepth = PageDecoder.EdgeRows.stripDepth
+        if sums.strips.count == 2 {
+            let sides = sums.strips.map { strip in
+                // Column by column as a plane of one column each, back into rows of bands.
+                let columns = (0..<stripDepth).map { k in
+                    Self.bands(stride(from: k, to: strip.count, by: stripDepth).map { strip[$0] }, depth: 1)
+                }
+                return (0..<(Self.rows * stripDepth)).map { columns[$0 % stripDepth][$0 / stripDepth] }
+            }
+            strips = Channel(left: sides[0], right: sides[1])
+        }
     }
 
     /// One plane of row sums (`depth` columns each, 1/256 levels) as ``rows`` band means in 1/16 levels.

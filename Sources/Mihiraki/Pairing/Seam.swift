@@ -6,7 +6,8 @@ struct Seam: Hashable, Sendable {
     var first: Int
     /// How sure the detector is that the two pages are one artwork, in
     /// thousandths (0…1000): the mean of ``score`` and ``levels``, less what
-    /// ``margin`` falls short of ``SplitDetector/requiredMargin`` (0 for a
+    /// ``margin`` falls short of ``SplitDetector/requiredMargin``, plus
+    /// ``StripScore/adjustment(ink:lines:)`` of its ``strips`` (0 for a
     /// seam judged on its levels alone whose margin is under
     /// ``SplitDetector/aloneMargin``). A seam is a split when this reaches
     /// the threshold (`--pairing-threshold`) and no stronger overlapping
@@ -21,6 +22,15 @@ struct Seam: Hashable, Sendable {
     /// (its levels and theirs where it was judged on ``levels`` alone, and 0
     /// for such a seam when no other pairing nearby could be measured).
     var margin: Int
+    /// What the pages' strips say (``StripScore``), in thousandths: the share
+    /// of bands where paper meets ink, and the share of the lines drawn at the
+    /// spine that continue (nil where too few are drawn to count); nil where a
+    /// page is too narrow for strips.
+    struct Strips: Hashable, Sendable {
+        var ink: Int
+        var lines: Int?
+    }
+    var strips: Strips?
     /// Whether the edges had too little detail to compare and the seam was
     /// judged on its ``levels`` alone (``score`` then repeats them).
     var levelsAlone = false

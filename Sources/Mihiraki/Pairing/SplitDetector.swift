@@ -15,7 +15,9 @@ import MihirakiCore
 /// against the best strength either page reaches with any other page within
 /// ``window`` pages (Gallagher's idea of judging a match against the piece's
 /// own alternatives): its confidence is its strength, less whatever it falls
-/// short of beating them by ``requiredMargin``. A seam is a split when its
+/// short of beating them by ``requiredMargin``, and then lowered where paper
+/// meets ink at the spine and raised or lowered by how many of the lines
+/// drawn there continue (``StripScore``, from the pages' strips). A seam is a split when its
 /// confidence reaches the threshold (`--pairing-threshold`, default
 /// ``defaultThreshold``). A false split shifts every spread after it, so the
 /// default favours precision (docs/pairing.md gives the measurements).
@@ -34,7 +36,7 @@ import MihirakiCore
 /// vignette with marks beside it), hence four times ``requiredMargin``.
 enum SplitDetector {
     /// The default of `--pairing-threshold`, in thousandths.
-    static let defaultThreshold = 740
+    static let defaultThreshold = 700
     static let requiredMargin = 50
     /// What a seam judged on its levels alone must beat every alternative's levels by.
     static let aloneMargin = 200
@@ -118,10 +120,18 @@ enum SplitDetector {
             let (own, best) = seam.shapeOnly ? (seam.levels, rivalLevels) : (strength(seam.score, seam.levels), rival)
             // With no alternative a seam with detail has beaten them all; one judged on its levels alone has beaten nothing.
             let margin = best == Int.min ? (seam.shapeOnly ? 0 : own) : own - best
+            var strips: Seam.Strips?
+            if let a = edges[first - 1]?.strips, let b = edges[first]?.strips {
+                let (out, into) = direction == .ltr ? (a.right, b.left) : (a.left, b.right)
+                let lines = StripScore.linesContinue(StripScore.lines(out), StripScore.lines(into))
+                strips = Seam.Strips(ink: StripScore.paperAgainstInk(out, into),
+                                     lines: lines.flatMap { $0.strength > StripScore.lineStrength ? $0.share : nil })
+            }
+            let adjustment = strips.map { StripScore.adjustment(ink: $0.ink, lines: $0.lines) } ?? 0
             let confidence = seam.shapeOnly && margin < aloneMargin
-                ? 0 : min(1000, max(0, own - max(0, requiredMargin - margin)))
+                ? 0 : min(1000, max(0, own - max(0, requiredMargin - margin) + adjustment))
             seams.append(Seam(first: first, confidence: confidence, score: seam.score, levels: seam.levels, margin: margin,
-                              levelsAlone: seam.shapeOnly))
+                              strips: strips, levelsAlone: seam.shapeOnly))
         }
         // Overlapping seams over the threshold (7+8 and 8+9): the surer one, the earlier on a tie.
         var taken = Set<Int>()

@@ -31,6 +31,10 @@ extension BookPlan {
             let measures = "confidence \(decimal(thousandths: seam.confidence)): "
                 + (seam.levelsAlone ? "too little detail at the seam, " : "seam \(decimal(thousandths: seam.score)), ")
                 + "levels \(decimal(thousandths: seam.levels)), margin \(decimal(thousandths: seam.margin))"
+                + (seam.strips.map { strips in
+                    ", paper against ink \(decimal(thousandths: strips.ink))"
+                        + (strips.lines.map { ", lines continuing \(decimal(thousandths: $0))" } ?? "")
+                } ?? "")
             guard seam.isSplit else {
                 lines.append("# pages \(seam.first)+\(seam.second): two pages (\(measures))")
                 continue

@@ -1,0 +1,153 @@
+/// Two measures of two facing edges from their strips (``PageEdges/strips``:
+/// luma's 24 columns next to each edge, 512 bands), which see what a profile
+/// averaged over the columns cannot: which way a line runs, and whether
+/// white paper reaches across the strip.
+///
+/// - ``paperAgainstInk(_:_:)``: the share of bands where one page is paper
+///   across its whole strip (a gutter, a margin, a white sky) and the other
+///   is ink over its 12 columns next to the edge at every shift of up to
+///   ``reach`` bands (a filled area that does not stop at the spine). Two
+///   halves of one artwork meet paper with paper; pages with their own panel
+///   rows meet a gutter with a panel. Each column is measured against its own
+///   white, so a gutter shadow is not ink.
+/// - ``lines(_:)`` and ``linesContinue(_:_:)``: on each strip, the dark
+///   lines at 25 slopes that stand out from everything 4 to 10 bands above
+///   and below (the parallel lines of a line tone, and a tone's dots, answer
+///   there too and cancel), then the share of both pages' line strength the
+///   other page has at the mirrored slope and the same height at the spine:
+///   a speed line crossing the spine leaves one page where it enters the
+///   other, at the same angle. Lines within a tenth of a band a column of
+///   flat are left out (panel borders, which pages of one layout share), and
+///   so are the two steepest slopes, where a line steeper than the range
+///   answers too, smeared over the strip.
+///
+/// Integer arithmetic in a fixed order: the same on every machine.
+enum StripScore {
+    static let depth = 24
+    static let bands = PageEdges.rows
+    /// Shifts (bands) a band of ink must hold at, and line heights may differ by.
+    static let reach = 4
+    static let lineReach = 3
+    /// Slopes in tenths of a band a column, −12…12.
+    static let slopes = 25
+    /// Darkness as a share of a column's white, in 1/4096.
+    static let unit: Int64 = 4096
+
+    /// Each column's white (its 98th percentile over the bands) and the
+    /// strip's levels under it, row by row, in 1/16 levels.
+    static func belowWhite(_ strip: [Int32]) -> (white: [Int32], below: [Int32]) {
+        var white = [Int32](repeating: 0, count: depth)
+        for k in 0..<depth {
+            var column = stride(from: k, to: strip.count, by: depth).map { strip[$0] }
+            column.sort()
+            white[k] = column[(column.count - 1) * 98 / 100]
+        }
+        var below = strip
+        for i in below.indices { below[i] = white[i % depth] - strip[i] }
+        return (white, below)
+    }
+
+    /// The share of bands, in thousandths, where one page is paper across
+    /// its strip (within 14 levels of every column's white) and the other is
+    /// ink, 40 levels or more under its columns' white over the 12 columns
+    /// next to the edge and over columns 6 to 11 alone, at every shift of up
+    /// to ``reach`` bands; counted both ways, over twice the bands.
+    static func paperAgainstInk(_ a: [Int32], _ b: [Int32]) -> Int {
+        let tolerance: Int32 = 14 * 16, ink: Int64 = 40 * 16
+        let sides = [belowWhite(a).below, belowWhite(b).below]
+        func paper(_ below: [Int32]) -> [Bool] {
+            (0..<bands).map { y in (0..<depth).allSatisfy { below[y * depth + $0] <= tolerance } }
+        }
+        func inked(_ below: [Int32]) -> [Bool] {
+            (0..<bands).map { y in
+                let near = (0..<12).reduce(Int64(0)) { $0 + Int64(below[y * depth + $1]) }
+                let inner = (6..<12).reduce(Int64(0)) { $0 + Int64(below[y * depth + $1]) }
+                return near >= 12 * ink && inner >= 6 * ink
+            }
+        }
+        var count = 0
+        for (white, other) in [(sides[0], sides[1]), (sides[1], sides[0])] {
+            let isPaper = paper(white), isInk = inked(other)
+            for y in reach..<(bands - reach) where isPaper[y] && (y - reach...y + reach).allSatisfy({ isInk[$0] }) {
+                count += 1
+            }
+        }
+        return count * 1000 / (2 * bands)
+    }
+
+    /// Line strength by height at the edge and slope (``bands`` ×
+    /// ``slopes``, slope index 12 flat, in 1/4096 of the white summed over
+    /// the 24 columns and ten steps): the strip's darkness along each slope,
+    /// less the strongest response 4 to 10 bands above or below it and a
+    /// floor of 0.04 of the white, never under 0.
+    static func lines(_ strip: [Int32]) -> [Int64] {
+        let (white, below) = belowWhite(strip)
+        var dark = [Int64](repeating: 0, count: below.count)
+        for i in dark.indices { dark[i] = Int64(below[i]) * unit / Int64(max(white[i % depth], 16)) }
+        var response = [Int64](repeating: 0, count: bands * slopes)
+        for s in 0..<slopes {
+            let step = s - slopes / 2
+            for y in 0..<bands {
+                var sum: Int64 = 0
+                for k in 0..<depth {
+                    let position = min(max(10 * y + step * k, 0), 10 * (bands - 1))
+                    let lower = position / 10, t = Int64(position % 10), upper = min(lower + 1, bands - 1)
+                    sum += (10 - t) * dark[lower * depth + k] + t * dark[upper * depth + k]
+                }
+                response[y * slopes + s] = sum
+            }
+        }
+        let floor = unit * Int64(depth) * 10 * 4 / 100
+        var out = [Int64](repeating: 0, count: bands * slopes)
+        for s in 0..<slopes {
+            for y in 0..<bands {
+                var ring = Int64.min
+                for d in 4...10 {
+                    ring = max(ring, response[min(y + d, bands - 1) * slopes + s], response[max(y - d, 0) * slopes + s])
+                }
+                out[y * slopes + s] = max(0, response[y * slopes + s] - ring - floor)
+            }
+        }
+        return out
+    }
+
+    /// How much of two facing strips' ``lines(_:)`` continue across the
+    /// spine, in thousandths, and their total line strength in units of the
+    /// white (nil where neither has any). Page a's line at slope m is page
+    /// b's at −m (each strip runs away from its edge); a line matches where
+    /// the other page has one within ``lineReach`` bands and one slope step.
+    static func linesContinue(_ a: [Int64], _ b: [Int64]) -> (share: Int, strength: Int)? {
+        let centre = slopes / 2
+        func kept(_ s: Int) -> Bool { abs(s - centre) >= 2 && abs(s - centre) < centre }
+        func mirrored(_ y: Int, _ s: Int) -> Int64 { a[y * slopes + (slopes - 1 - s)] }
+        func nearest(_ map: (Int, Int) -> Int64, _ y: Int, _ s: Int) -> Int64 {
+            var best: Int64 = 0
+            for dy in -lineReach...lineReach where y + dy >= 0 && y + dy < bands {
+                for ds in -1...1 where s + ds >= 0 && s + ds < slopes && kept(s + ds) { best = max(best, map(y + dy, s + ds)) }
+            }
+            return best
+        }
+        var total: Int64 = 0, matched: Int64 = 0
+        for y in 0..<bands {
+            for s in 0..<slopes where kept(s) {
+                let fromA = mirrored(y, s), fromB = b[y * slopes + s]
+                total += fromA + fromB
+                if fromA > 0 { matched += min(fromA, nearest({ b[$0 * slopes + $1] }, y, s)) }
+                if fromB > 0 { matched += min(fromB, nearest(mirrored, y, s)) }
+            }
+        }
+        guard total > 0 else { return nil }
+        return (Int(matched * 1000 / total), Int(total / (unit * Int64(depth) * 10)))
+    }
+
+    /// What the strips add to a seam's confidence, in thousandths: less twice
+    /// the share of paper against ink over 0.02, and, where the pages draw
+    /// lines (`lines` is their share that continues where their strength is
+    /// over ``lineStrength``), 0.3 of that share less 0.4.
+    static func adjustment(ink: Int, lines: Int?) -> Int {
+        -2 * max(0, ink - 20) + (lines.map { 3 * ($0 - 400) / 10 } ?? 0)
+    }
+
+    /// The line strength (in units of the white) over which a seam's lines count.
+    static let lineStrength = 20
+}

@@ -1,0 +1,84 @@
+@testable import Mihiraki
+import Testing
+
+/// The strip measures (docs/pairing.md, "The strips") on strips drawn by hand:
+/// `StripScore.bands` rows of `StripScore.depth` columns in 1/16 levels,
+/// column 0 at the edge.
+@Suite("Automatic pairing: the strip measures")
+struct StripScoreTests {
+    static let depth = StripScore.depth, bands = StripScore.bands
+
+    /// White paper (240), darkened towards the edge by `shadow` levels at column 0 fading over 12 columns,
+    /// with `ink` (a level) over the rows in `inked` and the columns in `columns`.
+    static func strip(shadow: Int = 0, inked: [Range<Int>] = [], columns: Range<Int> = 0..<depth, ink: Int = 30) -> [Int32] {
+        var strip = [Int32](repeating: 0, count: bands * depth)
+        for y in 0..<bands {
+            for k in 0..<depth {
+                var level = 240 - max(0, shadow * (12 - k) / 12)
+                if inked.contains(where: { $0.contains(y) }) && columns.contains(k) { level = ink }
+                strip[y * depth + k] = Int32(16 * level)
+            }
+        }
+        return strip
+    }
+
+    /// Lines one band thick through the edge at `heights`, running `step` tenths of a band a column away from it.
+    static func lines(at heights: [Int], step: Int) -> [Int32] {
+        var strip = strip()
+        for height in heights {
+            for k in 0..<depth {
+                let y = height + (step * k + (step >= 0 ? 5 : -5)) / 10
+                if y >= 0 && y < bands { strip[y * depth + k] = 16 * 20 }
+            }
+        }
+        return strip
+    }
+
+    @Test("Paper against ink: a gutter facing a filled panel counts, ink facing ink and a gutter shadow do not")
+    func paperAgainstInk() {
+        // Page a: a panel from 60 to 300 with a gutter over bands 100..<140; page b: one panel from 60 to 300.
+        let a = Self.strip(inked: [60..<100, 140..<300])
+        let b = Self.strip(inked: [60..<300])
+        // 40 gutter bands face ink that holds 4 bands either side: every one of them.
+        #expect(StripScore.paperAgainstInk(a, b) == 40 * 1000 / (2 * Self.bands))
+        #expect(StripScore.paperAgainstInk(b, a) == StripScore.paperAgainstInk(a, b))
+        // The same panel on both pages: nothing.
+        #expect(StripScore.paperAgainstInk(b, b) == 0)
+        // A deep gutter shadow is each column's own white, not ink.
+        #expect(StripScore.paperAgainstInk(Self.strip(shadow: 120), Self.strip(shadow: 90)) == 0)
+        // Ink only along the edge (a line running down the spine) is not a filled area.
+        #expect(StripScore.paperAgainstInk(Self.strip(), Self.strip(inked: [0..<Self.bands], columns: 0..<4)) == 0)
+    }
+
+    @Test("Lines that continue across the spine match; lines at other heights or other slopes do not")
+    func linesContinue() throws {
+        let heights = [50, 120, 200, 333, 420]
+        // A line leaving page a at slope m (tenths of a band a column along a's strip) enters page b at −m.
+        let a = StripScore.lines(Self.lines(at: heights, step: 6))
+        let continuing = try #require(StripScore.linesContinue(a, StripScore.lines(Self.lines(at: heights, step: -6))))
+        #expect(continuing.share >= 900 && continuing.strength > StripScore.lineStrength, "\(continuing)")
+        let elsewhere = try #require(StripScore.linesContinue(a, StripScore.lines(Self.lines(at: heights.map { $0 + 30 }, step: -6))))
+        #expect(elsewhere.share <= 100, "\(elsewhere)")
+        let turned = try #require(StripScore.linesContinue(a, StripScore.lines(Self.lines(at: heights, step: 6))))
+        #expect(turned.share <= 100, "\(turned)")
+    }
+
+    @Test("A line tone's parallel lines and flat panel borders are no lines to match")
+    func tonesAndBordersAreNoLines() {
+        // Lines every 3 bands at one slope on both pages: each answers 4-10 bands away too.
+        let tone = StripScore.lines(Self.lines(at: Array(stride(from: 0, to: Self.bands, by: 3)), step: 6))
+        let mirrored = StripScore.lines(Self.lines(at: Array(stride(from: 0, to: Self.bands, by: 3)), step: -6))
+        #expect(StripScore.linesContinue(tone, mirrored).map { $0.strength <= StripScore.lineStrength } ?? true)
+        // Panel borders, flat, at the same heights on both pages: what little the slopes next to flat see does not count.
+        let borders = StripScore.lines(Self.lines(at: [40, 180, 330, 470], step: 0))
+        #expect(StripScore.linesContinue(borders, borders).map { $0.strength <= StripScore.lineStrength } ?? true)
+    }
+
+    @Test("The adjustment: paper against ink lowers, continuing lines raise, too few lines say nothing")
+    func adjustment() {
+        #expect(StripScore.adjustment(ink: 20, lines: nil) == 0)
+        #expect(StripScore.adjustment(ink: 70, lines: nil) == -100)
+        #expect(StripScore.adjustment(ink: 0, lines: 900) == 150)
+        #expect(StripScore.adjustment(ink: 0, lines: 0) == -120)
+    }
+}
