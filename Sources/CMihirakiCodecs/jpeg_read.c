@@ -197,6 +197,25 @@ static void add_block_columns(const JCOEF *block, const UINT16 *quant, int first
     }
 }
 
+/// The exact inverse DCT of a block, × 2^24, every row and column: the
+/// same sums as add_block_columns over one column, for all eight at once.
+static void block_pixels(const JCOEF *block, const UINT16 *quant, int64_t pixels[8][8]) {
+    int64_t coefficients[8][8], across[8][8];  // across[v][x] = Σ_u T[x][u]·F(u,v)
+    for (int i = 0; i < 64; i++) coefficients[i / 8][i % 8] = (int64_t)block[i] * quant[i];
+    for (int v = 0; v < 8; v++)
+        for (int x = 0; x < 8; x++) {
+            int64_t sum = 0;
+            for (int u = 0; u < 8; u++) sum += idct_basis[x][u] * coefficients[v][u];
+            across[v][x] = sum;
+        }
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 8; x++) {
+            int64_t sum = 0;
+            for (int v = 0; v < 8; v++) sum += idct_basis[y][v] * across[v][x];
+            pixels[y][x] = sum;
+        }
+}
+
 int mh_jpeg_edges(mh_jpeg_reader *reader, uint32_t depth, int32_t *left, int32_t *right, int32_t *chroma,
                   int *has_chroma, uint32_t strip_depth, int32_t *strips, mh_error *error) {
     mh_set_error(error, MH_OK, "");
@@ -287,14 +306,21 @@ int mh_jpeg_edges(mh_jpeg_reader *reader, uint32_t depth, int32_t *left, int32_t
                     x = run_end;
                 }
                 // Luma's strip: each of the strip_depth columns next to this edge on its own.
-                for (uint32_t k = 0; c == 0 && strips != NULL && k < strip_depth; k++) {
+                for (uint32_t k = 0; c == 0 && strips != NULL && k < strip_depth;) {
                     uint32_t x = side == 0 ? k : cinfo->image_width - 1 - k;
-                    int64_t column[8] = {0};
-                    add_block_columns(blocks[0][x / 8], quant, (int)(x % 8), (int)(x % 8) + 1, column);
+                    // The run of the strip's columns inside this block, in the strip's order.
+                    uint32_t run = side == 0 ? 8 - x % 8 : x % 8 + 1;
+                    if (run > strip_depth - k) run = strip_depth - k;
+                    int64_t pixels[8][8];
+                    block_pixels(blocks[0][x / 8], quant, pixels);
                     int32_t *strip = strips + (size_t)side * height * strip_depth;
-                    for (uint32_t y = 0; y < 8 && block_row * 8 + y < height; y++)
-                        strip[(size_t)(block_row * 8 + y) * strip_depth + k] =
-                            (int32_t)(((column[y] + ((int64_t)1 << 15)) >> 16) + (int64_t)128 * 256);
+                    for (uint32_t j = 0; j < run; j++) {
+                        uint32_t column = side == 0 ? x % 8 + j : x % 8 - j;
+                        for (uint32_t y = 0; y < 8 && block_row * 8 + y < height; y++)
+                            strip[(size_t)(block_row * 8 + y) * strip_depth + k + j] =
+                                (int32_t)(((pixels[y][column] + ((int64_t)1 << 15)) >> 16) + (int64_t)128 * 256);
+                    }
+                    k += run;
                 }
                 int32_t *out = c == 0 ? (side == 0 ? left : right) : chroma + (size_t)(2 * (c - 1) + side) * height;
                 for (uint32_t y = 0; y < 8; y++) {

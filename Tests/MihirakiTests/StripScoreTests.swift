@@ -34,43 +34,61 @@ struct StripScoreTests {
         return strip
     }
 
+    static func ink(_ a: [Int32], _ b: [Int32]) -> Int { StripScore.paperAgainstInk(.init(a), .init(b)) }
+    static func lineMap(_ strip: [Int32]) -> [Int64] { StripScore.lines(.init(strip)) }
+
+    @Test("Each column's white is its 98th percentile, as sorting the column finds it")
+    func whiteIsThePercentile() {
+        var state: UInt32 = 12345
+        let strip = (0..<(Self.bands * Self.depth)).map { _ -> Int32 in
+            state = state &* 1_103_515_245 &+ 12345
+            return Int32((state >> 16) % 4081)
+        }
+        let white = StripScore.Strip(strip).white
+        for k in 0..<Self.depth {
+            let sorted = stride(from: k, to: strip.count, by: Self.depth).map { strip[$0] }.sorted()
+            #expect(white[k] == sorted[(Self.bands - 1) * 98 / 100], "column \(k)")
+        }
+        #expect(StripScore.Strip(Self.strip()).below.allSatisfy { $0 == 0 })
+    }
+
     @Test("Paper against ink: a gutter facing a filled panel counts, ink facing ink and a gutter shadow do not")
     func paperAgainstInk() {
         // Page a: a panel from 60 to 300 with a gutter over bands 100..<140; page b: one panel from 60 to 300.
         let a = Self.strip(inked: [60..<100, 140..<300])
         let b = Self.strip(inked: [60..<300])
         // 40 gutter bands face ink that holds 4 bands either side: every one of them.
-        #expect(StripScore.paperAgainstInk(a, b) == 40 * 1000 / (2 * Self.bands))
-        #expect(StripScore.paperAgainstInk(b, a) == StripScore.paperAgainstInk(a, b))
+        #expect(Self.ink(a, b) == 40 * 1000 / (2 * Self.bands))
+        #expect(Self.ink(b, a) == Self.ink(a, b))
         // The same panel on both pages: nothing.
-        #expect(StripScore.paperAgainstInk(b, b) == 0)
+        #expect(Self.ink(b, b) == 0)
         // A deep gutter shadow is each column's own white, not ink.
-        #expect(StripScore.paperAgainstInk(Self.strip(shadow: 120), Self.strip(shadow: 90)) == 0)
+        #expect(Self.ink(Self.strip(shadow: 120), Self.strip(shadow: 90)) == 0)
         // Ink only along the edge (a line running down the spine) is not a filled area.
-        #expect(StripScore.paperAgainstInk(Self.strip(), Self.strip(inked: [0..<Self.bands], columns: 0..<4)) == 0)
+        #expect(Self.ink(Self.strip(), Self.strip(inked: [0..<Self.bands], columns: 0..<4)) == 0)
     }
 
     @Test("Lines that continue across the spine match; lines at other heights or other slopes do not")
     func linesContinue() throws {
         let heights = [50, 120, 200, 333, 420]
         // A line leaving page a at slope m (tenths of a band a column along a's strip) enters page b at −m.
-        let a = StripScore.lines(Self.lines(at: heights, step: 6))
-        let continuing = try #require(StripScore.linesContinue(a, StripScore.lines(Self.lines(at: heights, step: -6))))
+        let a = Self.lineMap(Self.lines(at: heights, step: 6))
+        let continuing = try #require(StripScore.linesContinue(a, Self.lineMap(Self.lines(at: heights, step: -6))))
         #expect(continuing.share >= 900 && continuing.strength > StripScore.lineStrength, "\(continuing)")
-        let elsewhere = try #require(StripScore.linesContinue(a, StripScore.lines(Self.lines(at: heights.map { $0 + 30 }, step: -6))))
+        let elsewhere = try #require(StripScore.linesContinue(a, Self.lineMap(Self.lines(at: heights.map { $0 + 30 }, step: -6))))
         #expect(elsewhere.share <= 100, "\(elsewhere)")
-        let turned = try #require(StripScore.linesContinue(a, StripScore.lines(Self.lines(at: heights, step: 6))))
+        let turned = try #require(StripScore.linesContinue(a, Self.lineMap(Self.lines(at: heights, step: 6))))
         #expect(turned.share <= 100, "\(turned)")
     }
 
     @Test("A line tone's parallel lines and flat panel borders are no lines to match")
     func tonesAndBordersAreNoLines() {
         // Lines every 3 bands at one slope on both pages: each answers 4-10 bands away too.
-        let tone = StripScore.lines(Self.lines(at: Array(stride(from: 0, to: Self.bands, by: 3)), step: 6))
-        let mirrored = StripScore.lines(Self.lines(at: Array(stride(from: 0, to: Self.bands, by: 3)), step: -6))
+        let tone = Self.lineMap(Self.lines(at: Array(stride(from: 0, to: Self.bands, by: 3)), step: 6))
+        let mirrored = Self.lineMap(Self.lines(at: Array(stride(from: 0, to: Self.bands, by: 3)), step: -6))
         #expect(StripScore.linesContinue(tone, mirrored).map { $0.strength <= StripScore.lineStrength } ?? true)
         // Panel borders, flat, at the same heights on both pages: what little the slopes next to flat see does not count.
-        let borders = StripScore.lines(Self.lines(at: [40, 180, 330, 470], step: 0))
+        let borders = Self.lineMap(Self.lines(at: [40, 180, 330, 470], step: 0))
         #expect(StripScore.linesContinue(borders, borders).map { $0.strength <= StripScore.lineStrength } ?? true)
     }
 

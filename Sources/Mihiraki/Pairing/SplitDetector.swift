@@ -122,7 +122,8 @@ enum SplitDetector {
             let margin = best == Int.min ? (seam.shapeOnly ? 0 : own) : own - best
             var strips: Seam.Strips?
             if let a = edges[first - 1]?.strips, let b = edges[first]?.strips {
-                let (out, into) = direction == .ltr ? (a.right, b.left) : (a.left, b.right)
+                let (out, into) = direction == .ltr ? (StripScore.Strip(a.right), StripScore.Strip(b.left))
+                    : (StripScore.Strip(a.left), StripScore.Strip(b.right))
                 let lines = StripScore.linesContinue(StripScore.lines(out), StripScore.lines(into))
                 strips = Seam.Strips(ink: StripScore.paperAgainstInk(out, into),
                                      lines: lines.flatMap { $0.strength > StripScore.lineStrength ? $0.share : nil })

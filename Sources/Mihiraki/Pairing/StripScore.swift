@@ -33,18 +33,31 @@ enum StripScore {
     /// Darkness as a share of a column's white, in 1/4096.
     static let unit: Int64 = 4096
 
-    /// Each column's white (its 98th percentile over the bands) and the
-    /// strip's levels under it, row by row, in 1/16 levels.
-    static func belowWhite(_ strip: [Int32]) -> (white: [Int32], below: [Int32]) {
-        var white = [Int32](repeating: 0, count: depth)
-        for k in 0..<depth {
-            var column = stride(from: k, to: strip.count, by: depth).map { strip[$0] }
-            column.sort()
-            white[k] = column[(column.count - 1) * 98 / 100]
+    /// A strip as both measures read it: each column's white (its 98th
+    /// percentile over the bands) and the strip's levels under it, row by
+    /// row, in 1/16 levels.
+    struct Strip {
+        var white: [Int32]
+        var below: [Int32]
+
+        init(_ strip: [Int32]) {
+            let count = strip.count / depth
+            // The 98th percentile is the `top`-th largest value: kept as the least of the `top` largest so far.
+            let top = count - (count - 1) * 98 / 100
+            white = (0..<depth).map { k in
+                var largest = [Int32](repeating: .min, count: top)  // ascending
+                for y in 0..<count {
+                    let value = strip[y * depth + k]
+                    guard value > largest[0] else { continue }
+                    var i = 0
+                    while i + 1 < top && largest[i + 1] < value { largest[i] = largest[i + 1]; i += 1 }
+                    largest[i] = value
+                }
+                return largest[0]
+            }
+            below = strip
+            for i in below.indices { below[i] = white[i % depth] - strip[i] }
         }
-        var below = strip
-        for i in below.indices { below[i] = white[i % depth] - strip[i] }
-        return (white, below)
     }
 
     /// The share of bands, in thousandths, where one page is paper across
@@ -52,9 +65,9 @@ enum StripScore {
     /// ink, 40 levels or more under its columns' white over the 12 columns
     /// next to the edge and over columns 6 to 11 alone, at every shift of up
     /// to ``reach`` bands; counted both ways, over twice the bands.
-    static func paperAgainstInk(_ a: [Int32], _ b: [Int32]) -> Int {
+    static func paperAgainstInk(_ a: Strip, _ b: Strip) -> Int {
         let tolerance: Int32 = 14 * 16, ink: Int64 = 40 * 16
-        let sides = [belowWhite(a).below, belowWhite(b).below]
+        let sides = [a.below, b.below]
         func paper(_ below: [Int32]) -> [Bool] {
             (0..<bands).map { y in (0..<depth).allSatisfy { below[y * depth + $0] <= tolerance } }
         }
@@ -80,32 +93,47 @@ enum StripScore {
     /// the 24 columns and ten steps): the strip's darkness along each slope,
     /// less the strongest response 4 to 10 bands above or below it and a
     /// floor of 0.04 of the white, never under 0.
-    static func lines(_ strip: [Int32]) -> [Int64] {
-        let (white, below) = belowWhite(strip)
+    static func lines(_ strip: Strip) -> [Int64] {
+        let (white, below) = (strip.white, strip.below)
+        // Darkness column by column, each column's bands contiguous.
         var dark = [Int64](repeating: 0, count: below.count)
-        for i in dark.indices { dark[i] = Int64(below[i]) * unit / Int64(max(white[i % depth], 16)) }
-        var response = [Int64](repeating: 0, count: bands * slopes)
-        for s in 0..<slopes {
-            let step = s - slopes / 2
-            for y in 0..<bands {
-                var sum: Int64 = 0
-                for k in 0..<depth {
-                    let position = min(max(10 * y + step * k, 0), 10 * (bands - 1))
-                    let lower = position / 10, t = Int64(position % 10), upper = min(lower + 1, bands - 1)
-                    sum += (10 - t) * dark[lower * depth + k] + t * dark[upper * depth + k]
+        for y in 0..<bands {
+            for k in 0..<depth { dark[k * bands + y] = Int64(below[y * depth + k]) * unit / Int64(max(white[k], 16)) }
+        }
+        var response = [Int64](repeating: 0, count: slopes * bands)  // slope by slope, bands contiguous
+        dark.withUnsafeBufferPointer { dark in
+            response.withUnsafeMutableBufferPointer { response in
+                for s in 0..<slopes {
+                    let step = s - slopes / 2
+                    let row = response.baseAddress! + s * bands
+                    for k in 0..<depth {
+                        let column = dark.baseAddress! + k * bands
+                        // Along slope `step`, band y of the edge meets column k at y + step·k/10 bands:
+                        // `whole` bands and `t` tenths below, clamped to the strip at either end.
+                        let offset = step * k, whole = offset >= 0 ? offset / 10 : -((-offset + 9) / 10)
+                        let t = Int64(offset - 10 * whole)
+                        // Inside the strip both neighbours exist; past either end the position is clamped.
+                        let inside = max(0, -whole)..<max(max(0, -whole), min(bands, bands - 1 - whole))
+                        for y in inside {
+                            row[y] += (10 - t) * column[y + whole] + t * column[y + whole + 1]
+                        }
+                        for y in Array(0..<inside.lowerBound) + Array(inside.upperBound..<bands) {
+                            let position = min(max(10 * y + offset, 0), 10 * (bands - 1))
+                            let low = position / 10, tenths = Int64(position % 10), high = min(low + 1, bands - 1)
+                            row[y] += (10 - tenths) * column[low] + tenths * column[high]
+                        }
+                    }
                 }
-                response[y * slopes + s] = sum
             }
         }
         let floor = unit * Int64(depth) * 10 * 4 / 100
         var out = [Int64](repeating: 0, count: bands * slopes)
         for s in 0..<slopes {
+            let row = s * bands
             for y in 0..<bands {
                 var ring = Int64.min
-                for d in 4...10 {
-                    ring = max(ring, response[min(y + d, bands - 1) * slopes + s], response[max(y - d, 0) * slopes + s])
-                }
-                out[y * slopes + s] = max(0, response[y * slopes + s] - ring - floor)
+                for d in 4...10 { ring = max(ring, response[row + min(y + d, bands - 1)], response[row + max(y - d, 0)]) }
+                out[y * slopes + s] = max(0, response[row + y] - ring - floor)
             }
         }
         return out
@@ -119,22 +147,35 @@ enum StripScore {
     static func linesContinue(_ a: [Int64], _ b: [Int64]) -> (share: Int, strength: Int)? {
         let centre = slopes / 2
         func kept(_ s: Int) -> Bool { abs(s - centre) >= 2 && abs(s - centre) < centre }
-        func mirrored(_ y: Int, _ s: Int) -> Int64 { a[y * slopes + (slopes - 1 - s)] }
-        func nearest(_ map: (Int, Int) -> Int64, _ y: Int, _ s: Int) -> Int64 {
-            var best: Int64 = 0
-            for dy in -lineReach...lineReach where y + dy >= 0 && y + dy < bands {
-                for ds in -1...1 where s + ds >= 0 && s + ds < slopes && kept(s + ds) { best = max(best, map(y + dy, s + ds)) }
-            }
-            return best
-        }
-        var total: Int64 = 0, matched: Int64 = 0
+        // Page a's map with its slopes mirrored, and each map's kept slopes only (0 elsewhere).
+        var mirrored = [Int64](repeating: 0, count: a.count), own = [Int64](repeating: 0, count: b.count)
         for y in 0..<bands {
             for s in 0..<slopes where kept(s) {
-                let fromA = mirrored(y, s), fromB = b[y * slopes + s]
-                total += fromA + fromB
-                if fromA > 0 { matched += min(fromA, nearest({ b[$0 * slopes + $1] }, y, s)) }
-                if fromB > 0 { matched += min(fromB, nearest(mirrored, y, s)) }
+                mirrored[y * slopes + s] = a[y * slopes + (slopes - 1 - s)]
+                own[y * slopes + s] = b[y * slopes + s]
             }
+        }
+        /// The strongest line within lineReach bands and one slope step, kept slopes only.
+        func spread(_ map: [Int64]) -> [Int64] {
+            var across = map
+            for y in 0..<bands {
+                for s in 0..<slopes where kept(s) {
+                    for ds in [-1, 1] where kept(s + ds) { across[y * slopes + s] = max(across[y * slopes + s], map[y * slopes + s + ds]) }
+                }
+            }
+            var out = across
+            for y in 0..<bands {
+                for dy in -lineReach...lineReach where dy != 0 && y + dy >= 0 && y + dy < bands {
+                    for s in 0..<slopes { out[y * slopes + s] = max(out[y * slopes + s], across[(y + dy) * slopes + s]) }
+                }
+            }
+            return out
+        }
+        let nearA = spread(mirrored), nearB = spread(own)
+        var total: Int64 = 0, matched: Int64 = 0
+        for i in own.indices {
+            total += mirrored[i] + own[i]
+            matched += min(mirrored[i], nearB[i]) + min(own[i], nearA[i])
         }
         guard total > 0 else { return nil }
         return (Int(matched * 1000 / total), Int(total / (unit * Int64(depth) * 10)))
