@@ -36,7 +36,7 @@ import MihirakiCore
 /// vignette with marks beside it), hence four times ``requiredMargin``.
 enum SplitDetector {
     /// The default of `--pairing-threshold`, in thousandths.
-    static let defaultThreshold = 700
+    static let defaultThreshold = 720
     static let requiredMargin = 50
     /// What a seam judged on its levels alone must beat every alternative's levels by.
     static let aloneMargin = 200
