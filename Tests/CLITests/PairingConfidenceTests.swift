@@ -16,6 +16,8 @@ struct PairingConfidenceTests {
             var name: String
             var direction: String
             var split: Bool
+            /// The highest confidence the pair may reach, where one is given.
+            var most: Double?
         }
         var cases: [Case]
     }
@@ -47,6 +49,7 @@ struct PairingConfidenceTests {
         let seam = try #require(answer.seams?.first, "\(name): no seam judged")
         #expect(seam.pages == [1, 2] && seam.split == known.split, "\(name): confidence \(seam.score)")
         #expect((answer.splits ?? []).contains([1, 2]) == known.split)
+        if let most = known.most { #expect(seam.score <= most, "\(name): confidence \(seam.score)") }
     }
 
     @Test("Every seam has a confidence from 0 to 1 in the manifest and --explain; splits are the seams taken; --pairing-threshold moves the bar")
