@@ -1,3 +1,5 @@
+import MihirakiCodecs
+
 /// Two measures of two facing edges from their strips (``PageEdges/strips``:
 /// luma's 24 columns next to each edge, 512 bands), which see what a profile
 /// averaged over the columns cannot: which way a line runs, and whether
@@ -23,7 +25,7 @@
 ///
 /// Integer arithmetic in a fixed order: the same on every machine.
 enum StripScore {
-    static let depth = 24
+    static let depth = PageDecoder.EdgeRows.stripDepth
     static let bands = PageEdges.rows
     /// Shifts (bands) a band of ink must hold at, and line heights may differ by.
     static let reach = 4
