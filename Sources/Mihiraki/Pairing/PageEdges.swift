@@ -97,9 +97,8 @@ struct PageEdges: Sendable, Equatable {
     }
 
     /// Edges given profile by profile, each ``rows`` bands in 1/16 levels.
-    init(channels: [Channel], strips: Channel? = nil) {
+    init(channels: [Channel]) {
         self.channels = channels
-        self.strips = strips
     }
 
     /// The rows spread evenly over the bands; a page shorter than ``rows``
