@@ -7,7 +7,8 @@ struct Seam: Hashable, Sendable {
     /// How sure the detector is that the two pages are one artwork, in
     /// thousandths (0…1000): the mean of ``score`` and ``levels``, less what
     /// ``margin`` falls short of ``SplitDetector/requiredMargin``, plus
-    /// ``StripScore/adjustment(ink:lines:)`` of its ``strips`` (0 for a
+    /// ``StripScore/adjustment(ink:lines:)`` of its ``strips``, less
+    /// ``ColourScore/penalty(_:)`` of its ``coloursApart`` (0 for a
     /// seam judged on its levels alone whose margin is under
     /// ``SplitDetector/aloneMargin``). A seam is a split when this reaches
     /// the threshold (`--pairing-threshold`) and no stronger overlapping
@@ -31,6 +32,8 @@ struct Seam: Hashable, Sendable {
         var lines: Int?
     }
     var strips: Strips?
+    /// ``ColourScore/apart(_:_:)`` of the facing edges, in thousandths; nil unless both pages are in colour.
+    var coloursApart: Int?
     /// Whether the edges had too little detail to compare and the seam was
     /// judged on its ``levels`` alone (``score`` then repeats them).
     var levelsAlone = false

@@ -16,8 +16,10 @@ import MihirakiCore
 /// ``window`` pages (Gallagher's idea of judging a match against the piece's
 /// own alternatives): its confidence is its strength, less whatever it falls
 /// short of beating them by ``requiredMargin``, and then lowered where paper
-/// meets ink at the spine and raised or lowered by how many of the lines
-/// drawn there continue (``StripScore``, from the pages' strips). A seam is a split when its
+/// meets ink at the spine, raised or lowered by how many of the lines
+/// drawn there continue (``StripScore``, from the pages' strips), and,
+/// between colour pages, lowered where their hues at the spine differ
+/// (``ColourScore``). A seam is a split when its
 /// confidence reaches the threshold (`--pairing-threshold`, default
 /// ``defaultThreshold``). A false split shifts every spread after it, so the
 /// default favours precision (docs/pairing.md gives the measurements).
@@ -61,6 +63,13 @@ enum SplitDetector {
                 let out = direction == .ltr ? channel.right : channel.left, into = direction == .ltr ? channel.left : channel.right
                 return Facing(outgoing: SeamScore.Edge(out), incoming: SeamScore.Edge(into))
             } }
+        }
+        /// A colour page's chroma, at the edge it shows its successor and the one it shows its predecessor.
+        let colours: [(outgoing: ColourScore.Edge, incoming: ColourScore.Edge)?] = edges.map { page in
+            guard let page, page.channels.count == 3 else { return nil }
+            let (cb, cr) = (page.channels[1], page.channels[2])
+            let left = ColourScore.Edge(cb: cb.left, cr: cr.left), right = ColourScore.Edge(cb: cb.right, cr: cr.right)
+            return direction == .ltr ? (right, left) : (left, right)
         }
         func usable(_ page: Int) -> Bool { page >= 1 && page <= count && edges[page - 1] != nil && eligible(page) }
         func strength(_ score: Int, _ levels: Int) -> Int { (score + levels) / 2 }
@@ -128,11 +137,14 @@ enum SplitDetector {
                 strips = Seam.Strips(ink: StripScore.paperAgainstInk(out, into),
                                      lines: lines.flatMap { $0.strength > StripScore.lineStrength ? $0.share : nil })
             }
-            let adjustment = strips.map { StripScore.adjustment(ink: $0.ink, lines: $0.lines) } ?? 0
+            var apart: Int?
+            if let a = colours[first - 1], let b = colours[first] { apart = ColourScore.apart(a.outgoing, b.incoming) }
+            let adjustment = (strips.map { StripScore.adjustment(ink: $0.ink, lines: $0.lines) } ?? 0)
+                - (apart.map(ColourScore.penalty) ?? 0)
             let confidence = seam.shapeOnly && margin < aloneMargin
                 ? 0 : min(1000, max(0, own - max(0, requiredMargin - margin) + adjustment))
             seams.append(Seam(first: first, confidence: confidence, score: seam.score, levels: seam.levels, margin: margin,
-                              strips: strips, levelsAlone: seam.shapeOnly))
+                              strips: strips, coloursApart: apart, levelsAlone: seam.shapeOnly))
         }
         // Overlapping seams over the threshold (7+8 and 8+9): the surer one, the earlier on a tie.
         var taken = Set<Int>()

@@ -35,6 +35,7 @@ extension BookPlan {
                     ", paper against ink \(decimal(thousandths: strips.ink))"
                         + (strips.lines.map { ", lines continuing \(decimal(thousandths: $0))" } ?? "")
                 } ?? "")
+                + (seam.coloursApart.map { ", colours apart \(decimal(thousandths: $0))" } ?? "")
             guard seam.isSplit else {
                 lines.append("# pages \(seam.first)+\(seam.second): two pages (\(measures))")
                 continue
