@@ -13,3 +13,17 @@ void mh_keep_large_buffers(void) {
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
 }
+
+#if defined(__linux__)
+#include <signal.h>
+#include <sys/prctl.h>
+#endif
+#include <unistd.h>
+
+int mh_end_with_parent(int parent) {
+#if defined(__linux__)
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+    // The parent may have died before the request was made: then no signal comes.
+    return getppid() == parent;
+}

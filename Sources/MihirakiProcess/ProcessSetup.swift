@@ -20,6 +20,12 @@ package enum ProcessSetup {
     /// Whether standard error, as the user sees it (not the filter's pipe), is a terminal.
     package static var standardErrorIsTerminal: Bool { mh_stderr_is_terminal() != 0 }
 
+    /// Makes this process end with its parent (process `parent`, which must
+    /// have started it from a thread that lives as long as it does, such as
+    /// its main thread): killed by the kernel when the parent dies, however
+    /// it dies. False when the parent is already gone.
+    package static func endWithParent(_ parent: Int32) -> Bool { mh_end_with_parent(parent) == 1 }
+
     /// The Landlock ABI version this kernel offers, or 0 without Landlock.
     package static var landlockABI: Int { Int(mh_landlock_abi()) }
 

@@ -161,6 +161,64 @@ struct ShardCLITests {
         }
     }
 
+    @Test("kill -9 of render takes its rendering process with it: nothing goes on writing after the command is gone")
+    func killTakesTheRenderer() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // Noise pages, large spreads and one worker: the render lasts seconds after its first spread.
+        var noise = [UInt8](repeating: 0, count: 800 * 1200 * 3)
+        var generator = SeededGenerator(seed: 801)
+        noise.withUnsafeMutableBytes { raw in
+            for i in 0..<raw.count / 8 { raw.storeBytes(of: generator.next(), toByteOffset: i * 8, as: UInt64.self) }
+        }
+        let page = try PNGEncoder.encode(PixelBuffer(width: 800, height: 1200, channels: 3, pixels: noise), compression: .fast)
+        for book in 1...4 { for p in 1...6 { try folder.write("library/vol\(book)/p\(p).png", page) } }
+        let out = folder.path + "/out"
+        let process = try startMihiraki(["render"] + (try books(folder)) + ["-o", out, "--size", "3000x2000", "--quiet", "--jobs", "1"])
+        var found: Int32?
+        while process.isRunning && found == nil { found = renderers(under: process.processIdentifier).first }
+        while process.isRunning && finalSpreads(out) < 1 { usleep(2000) }
+        // Killed while the renderer draws its next spread, which left alone it would finish well within the wait.
+        usleep(100_000)
+        let written = finalSpreads(out)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let renderer = try #require(found, "no rendering process under the command")
+        // The kernel kills it as its parent dies; the grace is for the kernel to take it down.
+        let deadline = Date().addingTimeInterval(0.2)
+        while isRunning(renderer) && Date() < deadline { usleep(2000) }
+        #expect(!isRunning(renderer), "the rendering process \(renderer) went on after its command was killed")
+        usleep(1_500_000)
+        #expect(finalSpreads(out) == written, "\(written) spreads when the command was killed, \(finalSpreads(out)) after")
+        if isRunning(renderer) { kill(renderer, SIGKILL) }
+    }
+
+    /// The rendering processes `render` (process `pid`) started, from /proc: its children told they are supervised.
+    func renderers(under pid: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { Int32($0) }.filter { child in
+            guard parent(of: child) == pid, let environment = FileManager.default.contents(atPath: "/proc/\(child)/environ") else { return false }
+            return environment.split(separator: 0).contains { $0.starts(with: Array("MIHIRAKI_SUPERVISED_FD=".utf8)) }
+        }
+    }
+
+    /// A process's parent and state from /proc/PID/stat (the fields after the name in parentheses).
+    func stat(of pid: Int32) -> (state: Substring, parent: Int32)? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 1, let parent = Int32(fields[1]) else { return nil }
+        return (fields[0], parent)
+    }
+
+    func parent(of pid: Int32) -> Int32? { stat(of: pid)?.parent }
+
+    /// Alive and not a zombie (dead, waiting for its new parent to collect it).
+    func isRunning(_ pid: Int32) -> Bool {
+        guard let state = stat(of: pid)?.state else { return false }
+        return state != "Z" && state != "X"
+    }
+
     @Test("Two full runs at once, and a writer paused mid-write while another run starts: both succeed, one run's bytes")
     func concurrentWriters() throws {
         let folder = try TemporaryFolder()

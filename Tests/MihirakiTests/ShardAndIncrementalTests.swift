@@ -80,6 +80,13 @@ struct ShardAndIncrementalTests {
         defer { folder.remove() }
         let host = FileSystem.hostTag, me = getpid()
         let gone: Int32 = 4_000_000  // above any pid_max: no such process
+        // A writer killed and not yet collected by its parent (a zombie): dead, though its number is still taken.
+        var zombie: pid_t = 0
+        let arguments = [strdup("true"), nil]
+        defer { free(arguments[0]) }
+        try #require(posix_spawn(&zombie, "/bin/true", nil, nil, arguments, nil) == 0)
+        defer { var status: Int32 = 0; waitpid(zombie, &status, 0) }
+        while (try? String(contentsOfFile: "/proc/\(zombie)/stat", encoding: .utf8))?.contains(") Z ") != true { usleep(1000) }
         let names = [
             ".spread-001.png.~\(host)~\(gone)~1.tmp",     // this host, writer gone: removed
             ".spread-002.png.~\(host)~\(me)~2.tmp",       // this host, writer alive: kept
@@ -87,10 +94,15 @@ struct ShardAndIncrementalTests {
             ".spread-004.png.~elsewhere~\(gone)~4.tmp",   // another host, two days old: removed
             ".spread-005.png.\(gone).5.tmp",              // the first version's name, writer gone: removed
             ".notes.tmp", "spread-006.png",               // not temporaries: kept
+            ".spread-007.png.~\(host)~\(zombie)~7.tmp",   // this host, writer a zombie: removed
+            ".spread-008.png.~\(host)~\(me)~8.tmp",       // this host, written before its process started: removed
         ]
         for name in names { try folder.write(name, [1]) }
         let old = Date(timeIntervalSinceNow: -2 * 24 * 3600)
         try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: folder.path + "/" + names[3])
+        // Written 23 hours ago, before this process started (younger than the stale age): another writer had its number.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -23 * 3600)],
+                                              ofItemAtPath: folder.path + "/" + names[8])
         FileSystem.removeStaleTemporaries(in: folder.path)
         let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
         #expect(left == [names[1], names[2], names[5], names[6]])

@@ -21,6 +21,12 @@ void mh_quiet_library_chatter(void);
 /// Whether standard error, as the user sees it (not the filter's pipe), is a terminal.
 int mh_stderr_is_terminal(void);
 
+/// Asks the kernel (Linux) to kill this process when the thread that started
+/// it ends, for a child that must not outlive the process watching it.
+/// Returns 1 while `parent` is still this process's parent, 0 when it died
+/// before the request was made (the child should end at once).
+int mh_end_with_parent(int parent);
+
 #include <stddef.h>
 
 /// The Landlock ABI version this kernel offers, or 0 without Landlock.

@@ -37,10 +37,38 @@ extension FileSystem {
             var info = stat()
             guard stat(path, &info) == 0 else { continue }
             let age = Double(time(nil) - info.st_mtim.tv_sec)
-            let orphaned = (owner.host ?? host) == host && kill(owner.pid, 0) != 0 && errno == ESRCH
+            let orphaned = (owner.host ?? host) == host && !mayBeWriting(owner.pid, since: Int(info.st_mtim.tv_sec))
             if orphaned || age > staleAge { unlink(path) }
         }
     }
+
+    /// Whether process `pid` of this host may still be writing a temporary
+    /// last written at `modified` (seconds since 1970): it exists, it is not
+    /// a zombie (killed, and not yet collected by its parent: a rendering
+    /// process whose `render` was killed is one until the system collects
+    /// it), and it started before the temporary was written (a process that
+    /// started later has only been given a dead writer's number). Without
+    /// `/proc`, a process that exists may be writing.
+    static func mayBeWriting(_ pid: pid_t, since modified: Int) -> Bool {
+        if kill(pid, 0) != 0 && errno == ESRCH { return false }
+        // /proc/PID/stat: the fields after the name in parentheses, the state first and the start time 20th.
+        guard let stat = try? read("/proc/\(pid)/stat"), let close = stat.lastIndex(of: UInt8(ascii: ")")) else { return true }
+        let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
+        if let state = fields.first?.first, state == UInt8(ascii: "Z") || state == UInt8(ascii: "X") { return false }
+        if fields.count > 19, let ticks = Int(String(decoding: fields[19], as: UTF8.self)), let boot = bootTime {
+            let started = boot + ticks / max(1, sysconf(Int32(_SC_CLK_TCK)))
+            // Boot time is whole seconds: a margin for the rounding.
+            if started > modified + 2 { return false }
+        }
+        return true
+    }
+
+    /// When the system started, in seconds since 1970 (`btime` in /proc/stat); nil without /proc.
+    private static let bootTime: Int? = {
+        guard let bytes = try? read("/proc/stat") else { return nil }
+        let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("btime ") }
+        return line.flatMap { Int($0.dropFirst("btime ".count)) }
+    }()
 
     /// Who wrote a temporary: its host (nil in the first version's names) and process.
     static func temporaryOwner(_ name: String) -> (host: String?, pid: pid_t)? {
