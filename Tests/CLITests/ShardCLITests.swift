@@ -166,12 +166,7 @@ struct ShardCLITests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         // Noise pages, large spreads and one worker: the render lasts seconds after its first spread.
-        var noise = [UInt8](repeating: 0, count: 800 * 1200 * 3)
-        var generator = SeededGenerator(seed: 801)
-        noise.withUnsafeMutableBytes { raw in
-            for i in 0..<raw.count / 8 { raw.storeBytes(of: generator.next(), toByteOffset: i * 8, as: UInt64.self) }
-        }
-        let page = try PNGEncoder.encode(PixelBuffer(width: 800, height: 1200, channels: 3, pixels: noise), compression: .fast)
+        let page = try noisePage(seed: 801)
         for book in 1...4 { for p in 1...6 { try folder.write("library/vol\(book)/p\(p).png", page) } }
         let out = folder.path + "/out"
         let process = try startMihiraki(["render"] + (try books(folder)) + ["-o", out, "--size", "3000x2000", "--quiet", "--jobs", "1"])
@@ -191,6 +186,16 @@ struct ShardCLITests {
         usleep(1_500_000)
         #expect(finalSpreads(out) == written, "\(written) spreads when the command was killed, \(finalSpreads(out)) after")
         if isRunning(renderer) { kill(renderer, SIGKILL) }
+    }
+
+    /// An 800 × 1200 RGB PNG of noise: slow to draw and to write, so a run lasts.
+    func noisePage(seed: UInt64) throws -> [UInt8] {
+        var noise = [UInt8](repeating: 0, count: 800 * 1200 * 3)
+        var generator = SeededGenerator(seed: seed)
+        noise.withUnsafeMutableBytes { raw in
+            for i in 0..<raw.count / 8 { raw.storeBytes(of: generator.next(), toByteOffset: i * 8, as: UInt64.self) }
+        }
+        return try PNGEncoder.encode(PixelBuffer(width: 800, height: 1200, channels: 3, pixels: noise), compression: .fast)
     }
 
     /// The rendering processes `render` (process `pid`) started, from /proc: its children told they are supervised.
@@ -224,12 +229,7 @@ struct ShardCLITests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         // Noise pages: their spreads are large PNGs, so a writer spends a while with a temporary open.
-        var noise = [UInt8](repeating: 0, count: 800 * 1200 * 3)
-        var generator = SeededGenerator(seed: 800)
-        noise.withUnsafeMutableBytes { raw in
-            for i in 0..<raw.count / 8 { raw.storeBytes(of: generator.next(), toByteOffset: i * 8, as: UInt64.self) }
-        }
-        let page = try PNGEncoder.encode(PixelBuffer(width: 800, height: 1200, channels: 3, pixels: noise), compression: .fast)
+        let page = try noisePage(seed: 800)
         for p in 1...5 { try folder.write("library/noise/p\(p).png", page) }
         let options = ["--size", "3000x2000", "--quiet", "--jobs", "1", "--compression", "fast"]
         let all = try books(folder)
