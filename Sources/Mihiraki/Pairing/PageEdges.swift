@@ -23,6 +23,12 @@ struct PageEdges: Sendable, Equatable {
         var left: [Int32]
         /// Next to the right edge.
         var right: [Int32]
+
+        /// The edge a page shows its successor in reading order (the right
+        /// one left to right) and the one it shows its predecessor.
+        func facing(_ direction: ReadingDirection) -> (outgoing: [Int32], incoming: [Int32]) {
+            direction == .ltr ? (right, left) : (left, right)
+        }
     }
 
     /// Luma (BT.601), then for a colour page Cb and Cr.

@@ -60,16 +60,15 @@ enum SplitDetector {
         }
         let facing: [[Facing]?] = edges.map { page in
             page.map { $0.channels.map { channel in
-                let out = direction == .ltr ? channel.right : channel.left, into = direction == .ltr ? channel.left : channel.right
+                let (out, into) = channel.facing(direction)
                 return Facing(outgoing: SeamScore.Edge(out), incoming: SeamScore.Edge(into))
             } }
         }
         /// A colour page's chroma, at the edge it shows its successor and the one it shows its predecessor.
         let colours: [(outgoing: ColourScore.Edge, incoming: ColourScore.Edge)?] = edges.map { page in
             guard let page, page.channels.count == 3 else { return nil }
-            let (cb, cr) = (page.channels[1], page.channels[2])
-            let left = ColourScore.Edge(cb: cb.left, cr: cr.left), right = ColourScore.Edge(cb: cb.right, cr: cr.right)
-            return direction == .ltr ? (right, left) : (left, right)
+            let (cb, cr) = (page.channels[1].facing(direction), page.channels[2].facing(direction))
+            return (ColourScore.Edge(cb: cb.outgoing, cr: cr.outgoing), ColourScore.Edge(cb: cb.incoming, cr: cr.incoming))
         }
         func usable(_ page: Int) -> Bool { page >= 1 && page <= count && edges[page - 1] != nil && eligible(page) }
         func strength(_ score: Int, _ levels: Int) -> Int { (score + levels) / 2 }
@@ -131,8 +130,7 @@ enum SplitDetector {
             let margin = best == Int.min ? (seam.shapeOnly ? 0 : own) : own - best
             var strips: Seam.Strips?
             if let a = edges[first - 1]?.strips, let b = edges[first]?.strips {
-                let (out, into) = direction == .ltr ? (StripScore.Strip(a.right), StripScore.Strip(b.left))
-                    : (StripScore.Strip(a.left), StripScore.Strip(b.right))
+                let (out, into) = (StripScore.Strip(a.facing(direction).outgoing), StripScore.Strip(b.facing(direction).incoming))
                 let lines = StripScore.linesContinue(StripScore.lines(out), StripScore.lines(into))
                 strips = Seam.Strips(ink: StripScore.paperAgainstInk(out, into),
                                      lines: lines.flatMap { $0.strength > StripScore.lineStrength ? $0.share : nil })
