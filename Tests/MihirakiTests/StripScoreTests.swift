@@ -24,8 +24,13 @@ struct StripScoreTests {
 
     /// Lines one band thick through the edge at `heights`, running `step` tenths of a band a column away from it.
     static func lines(at heights: [Int], step: Int) -> [Int32] {
+        lines(heights.map { ($0, step) })
+    }
+
+    /// Lines one band thick, each through the edge at its height and running its step away from it.
+    static func lines(_ drawn: [(height: Int, step: Int)]) -> [Int32] {
         var strip = strip()
-        for height in heights {
+        for (height, step) in drawn {
             for k in 0..<depth {
                 let y = height + (step * k + (step >= 0 ? 5 : -5)) / 10
                 if y >= 0 && y < bands { strip[y * depth + k] = 16 * 20 }
@@ -79,6 +84,25 @@ struct StripScoreTests {
         #expect(elsewhere.share <= 100, "\(elsewhere)")
         let turned = try #require(StripScore.linesContinue(a, Self.lineMap(Self.lines(at: heights, step: 6))))
         #expect(turned.share <= 100, "\(turned)")
+    }
+
+    @Test("Lines at many slopes continue across columns lost at the spine, each entering the other page at its own height")
+    func linesAcrossALostStrip() throws {
+        // Speed lines at different slopes leave page a; 10 columns are lost between the pages, so the line at
+        // step m enters page b at −m, m·10/10 = m bands away from where it left a (step 9: 9 bands).
+        let leaving = [(40, 9), (110, -7), (190, 5), (260, -11), (330, 8), (400, -6), (470, 10)]
+        let a = Self.lineMap(Self.lines(leaving))
+        let b = Self.lineMap(Self.lines(leaving.map { (height, step) in (height - step, -step) }))
+        let atTheSpine = try #require(StripScore.linesContinue(a, b))
+        #expect(atTheSpine.share <= 250, "\(atTheSpine)")
+        // Matched over the gaps tried (0, 2, 5, 7 and 10 columns): at 10, all but what the steepest slopes smear.
+        let acrossTheLoss = try #require(StripScore.linesContinue(a, b, lost: 10))
+        #expect(acrossTheLoss.share >= 800 && acrossTheLoss.strength == atTheSpine.strength, "\(acrossTheLoss)")
+        // A loss the other way (the lines carried the wrong way) or lines elsewhere still do not match.
+        let wrongWay = Self.lineMap(Self.lines(leaving.map { (height, step) in (height + step, -step) }))
+        #expect(try #require(StripScore.linesContinue(a, wrongWay, lost: 10)).share <= 250)
+        let elsewhere = Self.lineMap(Self.lines(leaving.map { (height, step) in (height - step + 30, -step) }))
+        #expect(try #require(StripScore.linesContinue(a, elsewhere, lost: 10)).share <= 100)
     }
 
     @Test("A line tone's parallel lines and flat panel borders are no lines to match")

@@ -39,6 +39,10 @@ struct PageEdges: Sendable, Equatable {
     /// that many band means in 1/16 levels, row by row, column 0 at the
     /// edge; nil on a page narrower than twice that.
     var strips: Channel?
+    /// The page's rows at full resolution (0 where the edges were given
+    /// profile by profile): how many columns a scan may have lost at the
+    /// spine is a share of it (``StripScore/lostShare``).
+    var height = 0
 
     /// The columns averaged next to each edge of a page `height` rows high:
     /// 3 at the coarsest of 1/8, 1/4, 1/2 and 1 that keeps at least ``rows``
@@ -113,6 +117,7 @@ struct PageEdges: Sendable, Equatable {
         let planes = [sums.left, sums.right] + sums.chroma
         let bands = planes.map { Self.bands($0, depth: sums.depth) }
         channels = stride(from: 0, to: bands.count - 1, by: 2).map { Channel(left: bands[$0], right: bands[$0 + 1]) }
+        height = sums.left.count
         let stripDepth = PageDecoder.EdgeRows.stripDepth
         if sums.strips.count == 2 {
             let sides = sums.strips.map { strip in

@@ -129,9 +129,10 @@ enum SplitDetector {
             // With no alternative a seam with detail has beaten them all; one judged on its levels alone has beaten nothing.
             let margin = best == Int.min ? (seam.shapeOnly ? 0 : own) : own - best
             var strips: Seam.Strips?
-            if let a = edges[first - 1]?.strips, let b = edges[first]?.strips {
+            if let pageA = edges[first - 1], let pageB = edges[first], let a = pageA.strips, let b = pageB.strips {
                 let (out, into) = (StripScore.Strip(a.facing(direction).outgoing), StripScore.Strip(b.facing(direction).incoming))
-                let lines = StripScore.linesContinue(StripScore.lines(out), StripScore.lines(into))
+                let lost = (pageA.height + pageB.height) / (2 * StripScore.lostShare)
+                let lines = StripScore.linesContinue(StripScore.lines(out), StripScore.lines(into), lost: lost)
                 strips = Seam.Strips(ink: StripScore.paperAgainstInk(out, into),
                                      lines: lines.flatMap { $0.strength > StripScore.lineStrength ? $0.share : nil })
             }

@@ -146,7 +146,14 @@ enum StripScore {
     /// white (nil where neither has any). Page a's line at slope m is page
     /// b's at −m (each strip runs away from its edge); a line matches where
     /// the other page has one within ``lineReach`` bands and one slope step.
-    static func linesContinue(_ a: [Int64], _ b: [Int64]) -> (share: Int, strength: Int)? {
+    ///
+    /// Scans lose a few columns at the spine, and a line at slope m that
+    /// left page a at height y enters page b at y + m·g bands once g columns
+    /// are gone: steep lines land far from where they left, each by its own
+    /// slope, so no shift of the whole edge brings them back. The share is
+    /// the best over g = 0, ¼, ½, ¾ and all of `lost` columns (rounded
+    /// down), the first best on a tie; the strength is the lines' at g = 0.
+    static func linesContinue(_ a: [Int64], _ b: [Int64], lost: Int = 0) -> (share: Int, strength: Int)? {
         let centre = slopes / 2
         func kept(_ s: Int) -> Bool { abs(s - centre) >= 2 && abs(s - centre) < centre }
         // Page a's map with its slopes mirrored, and each map's kept slopes only (0 elsewhere).
@@ -173,15 +180,44 @@ enum StripScore {
             }
             return out
         }
-        let nearA = spread(mirrored), nearB = spread(own)
-        var total: Int64 = 0, matched: Int64 = 0
-        for i in own.indices {
-            total += mirrored[i] + own[i]
-            matched += min(mirrored[i], nearB[i]) + min(own[i], nearA[i])
+        /// Page a's mirrored lines where they enter page b across `gap` lost
+        /// columns: slope step k (tenths of a band a column) moves k·gap/10
+        /// bands, rounded half away from zero; lines carried past an end are gone.
+        func across(_ gap: Int) -> [Int64] {
+            guard gap > 0 else { return mirrored }
+            var moved = [Int64](repeating: 0, count: mirrored.count)
+            for s in 0..<slopes where kept(s) {
+                let product = (s - centre) * gap
+                let offset = product >= 0 ? (product + 5) / 10 : -((-product + 5) / 10)
+                for y in max(0, offset)..<min(bands, bands + offset) {
+                    moved[y * slopes + s] = mirrored[(y - offset) * slopes + s]
+                }
+            }
+            return moved
         }
-        guard total > 0 else { return nil }
-        return (Int(matched * 1000 / total), Int(total / (unit * Int64(depth) * 10)))
+        let nearB = spread(own)
+        var best: (matched: Int64, total: Int64)?
+        var strength: Int64 = 0
+        for step in 0...4 {
+            let gap = lost * step / 4
+            if step > 0 && gap == lost * (step - 1) / 4 { continue }
+            let entering = across(gap), nearA = spread(entering)
+            var total: Int64 = 0, matched: Int64 = 0
+            for i in own.indices {
+                total += entering[i] + own[i]
+                matched += min(entering[i], nearB[i]) + min(own[i], nearA[i])
+            }
+            if step == 0 { strength = total }
+            // matched / total > best.matched / best.total, in exact integers.
+            if total > 0, best.map({ matched * $0.total > $0.matched * total }) ?? true { best = (matched, total) }
+        }
+        guard strength > 0, let best else { return nil }
+        return (Int(best.matched * 1000 / best.total), Int(strength / (unit * Int64(depth) * 10)))
     }
+
+    /// The columns two scans may have lost at the spine together, as a
+    /// share of the page's height (1/``lostShare``): 12 on a page 1,200 rows high.
+    static let lostShare = 100
 
     /// What the strips add to a seam's confidence, in thousandths: less twice
     /// the share of paper against ink over 0.02, and, where the pages draw
