@@ -116,11 +116,30 @@ struct StripScoreTests {
         #expect(StripScore.linesContinue(borders, borders).map { $0.strength <= StripScore.lineStrength } ?? true)
     }
 
-    @Test("The adjustment: paper against ink lowers, continuing lines raise, too few lines say nothing")
+    @Test("Flat borders at the same heights continue; borders at other heights on either page do not; steep lines are no borders")
+    func bordersContinue() throws {
+        // Panel borders two bands thick across the strip.
+        func borders(_ heights: [Int]) -> [Int64] { Self.lineMap(Self.lines(heights.flatMap { [($0, 0), ($0 + 1, 0)] })) }
+        let layout = [60, 190, 330, 450]
+        let same = try #require(StripScore.bordersContinue(borders(layout), borders(layout.map { $0 + 2 })))
+        #expect(same.share >= 900 && same.strength > StripScore.borderStrength, "\(same)")
+        // The other page's rows 12 to 40 bands away: at similar heights, and none of them continues.
+        let other = try #require(StripScore.bordersContinue(borders(layout), borders([72, 160, 350, 490])))
+        #expect(other.share <= 100 && other.strength > StripScore.borderStrength, "\(other)")
+        // Speed lines are the lines' measure, not the borders'.
+        let steep = Self.lineMap(Self.lines(at: layout, step: 7))
+        #expect(StripScore.bordersContinue(steep, steep).map { $0.strength <= StripScore.borderStrength } ?? true)
+    }
+
+    @Test("The adjustment: paper against ink lowers, continuing lines raise, broken borders lower, too few say nothing")
     func adjustment() {
         #expect(StripScore.adjustment(ink: 20, lines: nil) == 0)
         #expect(StripScore.adjustment(ink: 70, lines: nil) == -100)
         #expect(StripScore.adjustment(ink: 0, lines: 900) == 150)
         #expect(StripScore.adjustment(ink: 0, lines: 0) == -120)
+        #expect(StripScore.adjustment(ink: 0, lines: nil, borders: 1000) == 0)
+        #expect(StripScore.adjustment(ink: 0, lines: nil, borders: 400) == 0)
+        #expect(StripScore.adjustment(ink: 0, lines: nil, borders: 0) == -200)
+        #expect(StripScore.adjustment(ink: 0, lines: 900, borders: 100) == 0)
     }
 }

@@ -24,12 +24,14 @@ struct Seam: Hashable, Sendable {
     /// for such a seam when no other pairing nearby could be measured).
     var margin: Int
     /// What the pages' strips say (``StripScore``), in thousandths: the share
-    /// of bands where paper meets ink, and the share of the lines drawn at the
-    /// spine that continue (nil where too few are drawn to count); nil where a
-    /// page is too narrow for strips.
+    /// of bands where paper meets ink, the share of the lines drawn at the
+    /// spine that continue, and of the flat lines (panel borders) that do
+    /// (each nil where too few are drawn to count); nil where a page is too
+    /// narrow for strips.
     struct Strips: Hashable, Sendable {
         var ink: Int
         var lines: Int?
+        var borders: Int?
     }
     var strips: Strips?
     /// ``ColourScore/apart(_:_:)`` of the facing edges, in thousandths; nil unless both pages are in colour.

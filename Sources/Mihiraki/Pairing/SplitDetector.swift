@@ -17,7 +17,8 @@ import MihirakiCore
 /// own alternatives): its confidence is its strength, less whatever it falls
 /// short of beating them by ``requiredMargin``, and then lowered where paper
 /// meets ink at the spine, raised or lowered by how many of the lines
-/// drawn there continue (``StripScore``, from the pages' strips), and,
+/// drawn there continue, lowered where flat lines (panel borders) do not
+/// (``StripScore``, from the pages' strips), and,
 /// between colour pages, lowered where their hues at the spine differ
 /// (``ColourScore``). A seam is a split when its
 /// confidence reaches the threshold (`--pairing-threshold`, default
@@ -132,13 +133,16 @@ enum SplitDetector {
             if let pageA = edges[first - 1], let pageB = edges[first], let a = pageA.strips, let b = pageB.strips {
                 let (out, into) = (StripScore.Strip(a.facing(direction).outgoing), StripScore.Strip(b.facing(direction).incoming))
                 let lost = (pageA.height + pageB.height) / (2 * StripScore.lostShare)
-                let lines = StripScore.linesContinue(StripScore.lines(out), StripScore.lines(into), lost: lost)
+                let (outLines, intoLines) = (StripScore.lines(out), StripScore.lines(into))
+                let lines = StripScore.linesContinue(outLines, intoLines, lost: lost)
+                let borders = StripScore.bordersContinue(outLines, intoLines)
                 strips = Seam.Strips(ink: StripScore.paperAgainstInk(out, into),
-                                     lines: lines.flatMap { $0.strength > StripScore.lineStrength ? $0.share : nil })
+                                     lines: lines.flatMap { $0.strength > StripScore.lineStrength ? $0.share : nil },
+                                     borders: borders.flatMap { $0.strength > StripScore.borderStrength ? $0.share : nil })
             }
             var apart: Int?
             if let a = colours[first - 1], let b = colours[first] { apart = ColourScore.apart(a.outgoing, b.incoming) }
-            let adjustment = (strips.map { StripScore.adjustment(ink: $0.ink, lines: $0.lines) } ?? 0)
+            let adjustment = (strips.map { StripScore.adjustment(ink: $0.ink, lines: $0.lines, borders: $0.borders) } ?? 0)
                 - (apart.map(ColourScore.penalty) ?? 0)
             let confidence = seam.shapeOnly && margin < aloneMargin
                 ? 0 : min(1000, max(0, own - max(0, requiredMargin - margin) + adjustment))

@@ -143,9 +143,11 @@ enum StripScore {
 
     /// How much of two facing strips' ``lines(_:)`` continue across the
     /// spine, in thousandths, and their total line strength in units of the
-    /// white (nil where neither has any). Page a's line at slope m is page
-    /// b's at −m (each strip runs away from its edge); a line matches where
-    /// the other page has one within ``lineReach`` bands and one slope step.
+    /// white (nil where neither has any), over the slopes from two tenths of
+    /// a band a column to one step short of the steepest, either way. Page
+    /// a's line at slope m is page b's at −m (each strip runs away from its
+    /// edge); a line matches where the other page has one within
+    /// ``lineReach`` bands and one slope step.
     ///
     /// Scans lose a few columns at the spine, and a line at slope m that
     /// left page a at height y enters page b at y + m·g bands once g columns
@@ -154,12 +156,28 @@ enum StripScore {
     /// the best over g = 0, ¼, ½, ¾ and all of `lost` columns (rounded
     /// down), the first best on a tie; the strength is the lines' at g = 0.
     static func linesContinue(_ a: [Int64], _ b: [Int64], lost: Int = 0) -> (share: Int, strength: Int)? {
+        continuing(a, b, slopes: { (2..<(slopes / 2)).contains(abs($0)) }, lost: lost)
+    }
+
+    /// The same for the flat lines, within a tenth of a band a column of
+    /// flat: panel borders, a horizon, a rule. Pages of one layout share
+    /// them, so borders that continue say little; borders at other heights
+    /// say the pages are not one artwork (``adjustment(ink:lines:borders:)``).
+    static func bordersContinue(_ a: [Int64], _ b: [Int64]) -> (share: Int, strength: Int)? {
+        continuing(a, b, slopes: { abs($0) <= 1 }, lost: 0)
+    }
+
+    /// The share of two line maps' strength at the slope steps `slopes`
+    /// keeps (−12…12, 0 flat) that the other page continues, the best over
+    /// the gaps of ``linesContinue(_:_:lost:)``, and the strength at g = 0.
+    private static func continuing(_ a: [Int64], _ b: [Int64], slopes kept: (Int) -> Bool, lost: Int)
+        -> (share: Int, strength: Int)? {
         let centre = slopes / 2
-        func kept(_ s: Int) -> Bool { abs(s - centre) >= 2 && abs(s - centre) < centre }
+        let keptIndex = (0..<slopes).map { kept($0 - centre) }
         // Page a's map with its slopes mirrored, and each map's kept slopes only (0 elsewhere).
         var mirrored = [Int64](repeating: 0, count: a.count), own = [Int64](repeating: 0, count: b.count)
         for y in 0..<bands {
-            for s in 0..<slopes where kept(s) {
+            for s in 0..<slopes where keptIndex[s] {
                 mirrored[y * slopes + s] = a[y * slopes + (slopes - 1 - s)]
                 own[y * slopes + s] = b[y * slopes + s]
             }
@@ -168,8 +186,10 @@ enum StripScore {
         func spread(_ map: [Int64]) -> [Int64] {
             var across = map
             for y in 0..<bands {
-                for s in 0..<slopes where kept(s) {
-                    for ds in [-1, 1] where kept(s + ds) { across[y * slopes + s] = max(across[y * slopes + s], map[y * slopes + s + ds]) }
+                for s in 0..<slopes where keptIndex[s] {
+                    for ds in [-1, 1] where s + ds >= 0 && s + ds < slopes && keptIndex[s + ds] {
+                        across[y * slopes + s] = max(across[y * slopes + s], map[y * slopes + s + ds])
+                    }
                 }
             }
             var out = across
@@ -186,7 +206,7 @@ enum StripScore {
         func across(_ gap: Int) -> [Int64] {
             guard gap > 0 else { return mirrored }
             var moved = [Int64](repeating: 0, count: mirrored.count)
-            for s in 0..<slopes where kept(s) {
+            for s in 0..<slopes where keptIndex[s] {
                 let product = (s - centre) * gap
                 let offset = product >= 0 ? (product + 5) / 10 : -((-product + 5) / 10)
                 for y in max(0, offset)..<min(bands, bands + offset) {
@@ -220,13 +240,17 @@ enum StripScore {
     static let lostShare = 100
 
     /// What the strips add to a seam's confidence, in thousandths: less twice
-    /// the share of paper against ink over 0.02, and, where the pages draw
+    /// the share of paper against ink over 0.02; where the pages draw
     /// lines (`lines` is their share that continues where their strength is
-    /// over ``lineStrength``), 0.3 of that share less 0.4.
-    static func adjustment(ink: Int, lines: Int?) -> Int {
-        -2 * max(0, ink - 20) + (lines.map { 3 * ($0 - 400) / 10 } ?? 0)
+    /// over ``lineStrength``), 0.3 of that share less 0.4; and where they
+    /// draw flat lines (`borders`, likewise over ``borderStrength``), less
+    /// half of what that share falls short of 0.4.
+    static func adjustment(ink: Int, lines: Int?, borders: Int? = nil) -> Int {
+        -2 * max(0, ink - 20) + (lines.map { 3 * ($0 - 400) / 10 } ?? 0) - (borders.map { max(0, 400 - $0) / 2 } ?? 0)
     }
 
     /// The line strength (in units of the white) over which a seam's lines count.
     static let lineStrength = 20
+    /// The flat lines' strength (in units of the white) over which a seam's borders count.
+    static let borderStrength = 10
 }

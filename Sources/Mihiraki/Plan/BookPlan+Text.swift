@@ -34,6 +34,7 @@ extension BookPlan {
                 + (seam.strips.map { strips in
                     ", paper against ink \(decimal(thousandths: strips.ink))"
                         + (strips.lines.map { ", lines continuing \(decimal(thousandths: $0))" } ?? "")
+                        + (strips.borders.map { ", borders continuing \(decimal(thousandths: $0))" } ?? "")
                 } ?? "")
                 + (seam.coloursApart.map { ", colours apart \(decimal(thousandths: $0))" } ?? "")
             guard seam.isSplit else {
