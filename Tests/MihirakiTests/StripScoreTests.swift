@@ -105,6 +105,44 @@ struct StripScoreTests {
         #expect(try #require(StripScore.linesContinue(a, elsewhere, lost: 10)).share <= 100)
     }
 
+    /// Stripes between boundaries through the edge at their heights, each running its step away from it:
+    /// paper (240) above the first, then ink (80) and paper in turn (inverted: ink first).
+    static func stripes(_ boundaries: [(height: Int, step: Int)], inverted: Bool = false) -> [Int32] {
+        var strip = strip()
+        for y in 0..<bands {
+            for k in 0..<depth {
+                let crossed = boundaries.filter { y >= $0.height + ($0.step * k + ($0.step >= 0 ? 5 : -5)) / 10 }.count
+                if (crossed % 2 == 1) != inverted { strip[y * depth + k] = 16 * 80 }
+            }
+        }
+        return strip
+    }
+
+    static func edgeMaps(_ strip: [Int32]) -> (lighter: [Int64], darker: [Int64]) {
+        StripScore.edges(response: StripScore.response(.init(strip)))
+    }
+
+    @Test("Edges of areas continue across columns lost at the spine, lighter below as lighter below; other heights or turned tones do not")
+    func edgesContinue() throws {
+        // A dark band between two slanted boundaries, and a third boundary: 12 columns lost at the spine.
+        let leaving = [(110, 9), (240, -10), (390, 8)]
+        let a = Self.edgeMaps(Self.stripes(leaving))
+        let entering = leaving.map { (height, step) in (height - (step * 12 + (step >= 0 ? 5 : -5)) / 10, -step) }
+        let b = Self.edgeMaps(Self.stripes(entering))
+        let acrossTheLoss = try #require(StripScore.edgesContinue(a, b, lost: 12))
+        #expect(acrossTheLoss.share >= 750 && acrossTheLoss.strength > StripScore.edgeStrength, "\(acrossTheLoss)")
+        let atTheSpine = try #require(StripScore.edgesContinue(a, b))
+        #expect(atTheSpine.share < acrossTheLoss.share - 300, "\(atTheSpine)")
+        // The same boundaries with the tones turned: where a turns lighter, b turns darker.
+        let turned = try #require(StripScore.edgesContinue(a, Self.edgeMaps(Self.stripes(entering, inverted: true)), lost: 12))
+        #expect(turned.share <= 100, "\(turned)")
+        let elsewhere = Self.edgeMaps(Self.stripes(entering.map { ($0.0 + 30, $0.1) }))
+        #expect(try #require(StripScore.edgesContinue(a, elsewhere, lost: 12)).share <= 100)
+        // The lines' map is the edges' response less its ring: unchanged by taking the response first.
+        let strip = Self.stripes(leaving)
+        #expect(StripScore.lines(.init(strip)) == StripScore.lines(response: StripScore.response(.init(strip))))
+    }
+
     @Test("A line tone's parallel lines and flat panel borders are no lines to match")
     func tonesAndBordersAreNoLines() {
         // Lines every 3 bands at one slope on both pages: each answers 4-10 bands away too.
@@ -131,7 +169,7 @@ struct StripScoreTests {
         #expect(StripScore.bordersContinue(steep, steep).map { $0.strength <= StripScore.borderStrength } ?? true)
     }
 
-    @Test("The adjustment: paper against ink lowers, continuing lines raise, broken borders lower, too few say nothing")
+    @Test("The adjustment: paper against ink lowers, continuing lines and edges raise, broken borders lower, too few say nothing")
     func adjustment() {
         #expect(StripScore.adjustment(ink: 20, lines: nil) == 0)
         #expect(StripScore.adjustment(ink: 70, lines: nil) == -100)
@@ -141,5 +179,7 @@ struct StripScoreTests {
         #expect(StripScore.adjustment(ink: 0, lines: nil, borders: 400) == 0)
         #expect(StripScore.adjustment(ink: 0, lines: nil, borders: 0) == -200)
         #expect(StripScore.adjustment(ink: 0, lines: 900, borders: 100) == 0)
+        #expect(StripScore.adjustment(ink: 0, lines: nil, edges: 800) == 100)
+        #expect(StripScore.adjustment(ink: 0, lines: nil, edges: 0) == -60)
     }
 }

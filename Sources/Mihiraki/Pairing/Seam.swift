@@ -25,13 +25,14 @@ struct Seam: Hashable, Sendable {
     var margin: Int
     /// What the pages' strips say (``StripScore``), in thousandths: the share
     /// of bands where paper meets ink, the share of the lines drawn at the
-    /// spine that continue, and of the flat lines (panel borders) that do
-    /// (each nil where too few are drawn to count); nil where a page is too
-    /// narrow for strips.
+    /// spine that continue, of the flat lines (panel borders) that do, and
+    /// of the edges (each nil where too few are drawn to count); nil where a
+    /// page is too narrow for strips.
     struct Strips: Hashable, Sendable {
         var ink: Int
         var lines: Int?
         var borders: Int?
+        var edges: Int?
     }
     var strips: Strips?
     /// ``ColourScore/apart(_:_:)`` of the facing edges, in thousandths; nil unless both pages are in colour.

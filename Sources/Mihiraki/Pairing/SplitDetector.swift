@@ -50,9 +50,10 @@ enum SplitDetector {
     /// - Parameters:
     ///   - edges: page `n`'s edges at index `n − 1`; nil where a page abstains.
     ///   - threshold: the confidence a split needs, in thousandths.
+    ///   - jobs: seams whose strips are measured at once; the result does not depend on it.
     ///   - eligible: whether page `n` may be part of a split (not wide, not solo).
     static func detect(_ edges: [PageEdges?], direction: ReadingDirection, threshold: Int = defaultThreshold,
-                       eligible: (Int) -> Bool) -> [Seam] {
+                       jobs: Int = 1, eligible: (Int) -> Bool) -> [Seam] {
         let count = edges.count
         /// One channel of a page as the detector reads it: the edge it shows its
         /// successor and the one it shows its predecessor.
@@ -112,8 +113,15 @@ enum SplitDetector {
             return result
         }
 
+        // What the strips say about each seam: the costliest measures, and each seam's own, so measured at once.
+        let judged = stride(from: 1, to: count, by: 1).filter { usable($0) && usable($0 + 1) }
+        let measuredStrips = ParallelMap.run(judged.count, jobs: jobs) { k in
+            Self.strips(edges[judged[k] - 1], edges[judged[k]], direction: direction)
+        }
+        let stripsOf = Dictionary(uniqueKeysWithValues: zip(judged, measuredStrips))
+
         var seams: [Seam] = []
-        for first in stride(from: 1, to: count, by: 1) where usable(first) && usable(first + 1) {
+        for first in judged {
             guard let seam = measures(first, first + 1) else { continue }
             var rival = Int.min, rivalLevels = Int.min
             let nearby = max(1, first - window)...min(count, first + 1 + window)
@@ -129,20 +137,10 @@ enum SplitDetector {
             let (own, best) = seam.shapeOnly ? (seam.levels, rivalLevels) : (strength(seam.score, seam.levels), rival)
             // With no alternative a seam with detail has beaten them all; one judged on its levels alone has beaten nothing.
             let margin = best == Int.min ? (seam.shapeOnly ? 0 : own) : own - best
-            var strips: Seam.Strips?
-            if let pageA = edges[first - 1], let pageB = edges[first], let a = pageA.strips, let b = pageB.strips {
-                let (out, into) = (StripScore.Strip(a.facing(direction).outgoing), StripScore.Strip(b.facing(direction).incoming))
-                let lost = (pageA.height + pageB.height) / (2 * StripScore.lostShare)
-                let (outLines, intoLines) = (StripScore.lines(out), StripScore.lines(into))
-                let lines = StripScore.linesContinue(outLines, intoLines, lost: lost)
-                let borders = StripScore.bordersContinue(outLines, intoLines)
-                strips = Seam.Strips(ink: StripScore.paperAgainstInk(out, into),
-                                     lines: lines.flatMap { $0.strength > StripScore.lineStrength ? $0.share : nil },
-                                     borders: borders.flatMap { $0.strength > StripScore.borderStrength ? $0.share : nil })
-            }
+            let strips = stripsOf[first] ?? nil
             var apart: Int?
             if let a = colours[first - 1], let b = colours[first] { apart = ColourScore.apart(a.outgoing, b.incoming) }
-            let adjustment = (strips.map { StripScore.adjustment(ink: $0.ink, lines: $0.lines, borders: $0.borders) } ?? 0)
+            let adjustment = (strips.map { StripScore.adjustment(ink: $0.ink, lines: $0.lines, borders: $0.borders, edges: $0.edges) } ?? 0)
                 - (apart.map(ColourScore.penalty) ?? 0)
             let confidence = seam.shapeOnly && margin < aloneMargin
                 ? 0 : min(1000, max(0, own - max(0, requiredMargin - margin) + adjustment))
@@ -158,5 +156,23 @@ enum SplitDetector {
             seams[index].isSplit = true
         }
         return seams
+    }
+
+    /// What the strips of two consecutive pages say (``StripScore``): nil
+    /// unless both pages have strips.
+    static func strips(_ a: PageEdges?, _ b: PageEdges?, direction: ReadingDirection) -> Seam.Strips? {
+        guard let pageA = a, let pageB = b, let a = pageA.strips, let b = pageB.strips else { return nil }
+        let (out, into) = (StripScore.Strip(a.facing(direction).outgoing), StripScore.Strip(b.facing(direction).incoming))
+        let lost = (pageA.height + pageB.height) / (2 * StripScore.lostShare)
+        let (outResponse, intoResponse) = (StripScore.response(out), StripScore.response(into))
+        let (outLines, intoLines) = (StripScore.lines(response: outResponse), StripScore.lines(response: intoResponse))
+        let lines = StripScore.linesContinue(outLines, intoLines, lost: lost)
+        let borders = StripScore.bordersContinue(outLines, intoLines)
+        let edges = StripScore.edgesContinue(StripScore.edges(response: outResponse),
+                                             StripScore.edges(response: intoResponse), lost: lost)
+        return Seam.Strips(ink: StripScore.paperAgainstInk(out, into),
+                           lines: lines.flatMap { $0.strength > StripScore.lineStrength ? $0.share : nil },
+                           borders: borders.flatMap { $0.strength > StripScore.borderStrength ? $0.share : nil },
+                           edges: edges.flatMap { $0.strength > StripScore.edgeStrength ? $0.share : nil })
     }
 }

@@ -90,19 +90,18 @@ enum StripScore {
         return count * 1000 / (2 * bands)
     }
 
-    /// Line strength by height at the edge and slope (``bands`` ×
-    /// ``slopes``, slope index 12 flat, in 1/4096 of the white summed over
-    /// the 24 columns and ten steps): the strip's darkness along each slope,
-    /// less the strongest response 4 to 10 bands above or below it and a
-    /// floor of 0.04 of the white, never under 0.
-    static func lines(_ strip: Strip) -> [Int64] {
+    /// The strip's darkness summed along each slope (``slopes`` × ``bands``,
+    /// slope by slope, bands contiguous; slope index 12 flat), in 1/4096 of
+    /// the white summed over the 24 columns and ten steps: band y of the
+    /// edge meets column k at y + step·k/10 bands, clamped to the strip.
+    static func response(_ strip: Strip) -> [Int64] {
         let (white, below) = (strip.white, strip.below)
         // Darkness column by column, each column's bands contiguous.
         var dark = [Int64](repeating: 0, count: below.count)
         for y in 0..<bands {
             for k in 0..<depth { dark[k * bands + y] = Int64(below[y * depth + k]) * unit / Int64(max(white[k], 16)) }
         }
-        var response = [Int64](repeating: 0, count: slopes * bands)  // slope by slope, bands contiguous
+        var response = [Int64](repeating: 0, count: slopes * bands)
         dark.withUnsafeBufferPointer { dark in
             response.withUnsafeMutableBufferPointer { response in
                 for s in 0..<slopes {
@@ -128,18 +127,67 @@ enum StripScore {
                 }
             }
         }
+        return response
+    }
+
+    /// What stands out of `values` (``slopes`` × ``bands``, slope by slope)
+    /// at each height and slope: its value less the strongest 4 to 10 bands
+    /// above or below it (clamped to the strip) and a floor of 0.04 of the
+    /// white, never under 0; laid out band by band (``bands`` × ``slopes``).
+    private static func standingOut(_ values: [Int64]) -> [Int64] {
         let floor = unit * Int64(depth) * 10 * 4 / 100
         var out = [Int64](repeating: 0, count: bands * slopes)
-        for s in 0..<slopes {
-            let row = s * bands
-            for y in 0..<bands {
-                var ring = Int64.min
-                for d in 4...10 { ring = max(ring, response[row + min(y + d, bands - 1)], response[row + max(y - d, 0)]) }
-                out[y * slopes + s] = max(0, response[row + y] - ring - floor)
+        values.withUnsafeBufferPointer { values in
+            out.withUnsafeMutableBufferPointer { out in
+                for s in 0..<slopes {
+                    let row = values.baseAddress! + s * bands
+                    // Within 10 bands of an end the neighbours are clamped to the strip; between, every one exists.
+                    for y in Array(0..<10) + Array((bands - 10)..<bands) {
+                        var ring = Int64.min
+                        for d in 4...10 { ring = max(ring, max(row[min(y + d, bands - 1)], row[max(y - d, 0)])) }
+                        out[y * slopes + s] = max(0, row[y] - ring - floor)
+                    }
+                    for y in 10..<(bands - 10) {
+                        var ring = max(row[y + 4], row[y - 4])
+                        for d in 5...10 { ring = max(ring, max(row[y + d], row[y - d])) }
+                        out[y * slopes + s] = max(0, row[y] - ring - floor)
+                    }
+                }
             }
         }
         return out
     }
+
+    /// Line strength by height at the edge and slope (``bands`` ×
+    /// ``slopes``, slope index 12 flat, in 1/4096 of the white summed over
+    /// the 24 columns and ten steps): the strip's darkness along each slope
+    /// (``response(_:)``), less the strongest response 4 to 10 bands above or
+    /// below it and a floor of 0.04 of the white, never under 0.
+    static func lines(_ strip: Strip) -> [Int64] { lines(response: response(strip)) }
+
+    static func lines(response: [Int64]) -> [Int64] { standingOut(response) }
+
+    /// Edge strength by height and slope, as ``lines(_:)`` measures lines:
+    /// where the strip turns lighter below a height along a slope (the
+    /// darkness along it ``edgeStep`` bands above less that as far below),
+    /// then where it turns darker, each less the strongest of the same kind
+    /// 4 to 10 bands away and the floor. The boundary of a region, not only
+    /// a drawn line: a sky meeting a roof, a tone patch's side, a stripe.
+    static func edges(response: [Int64]) -> (lighter: [Int64], darker: [Int64]) {
+        var lighter = [Int64](repeating: 0, count: response.count), darker = lighter
+        for s in 0..<slopes {
+            let row = s * bands
+            for y in 0..<bands {
+                let step = response[row + max(y - edgeStep, 0)] - response[row + min(y + edgeStep, bands - 1)]
+                lighter[row + y] = max(0, step)
+                darker[row + y] = max(0, -step)
+            }
+        }
+        return (standingOut(lighter), standingOut(darker))
+    }
+
+    /// How far above and below a height ``edges(response:)`` compares, in bands.
+    static let edgeStep = 2
 
     /// How much of two facing strips' ``lines(_:)`` continue across the
     /// spine, in thousandths, and their total line strength in units of the
@@ -155,8 +203,10 @@ enum StripScore {
     /// slope, so no shift of the whole edge brings them back. The share is
     /// the best over g = 0, ¼, ½, ¾ and all of `lost` columns (rounded
     /// down), the first best on a tie; the strength is the lines' at g = 0.
+    /// Where that is ``lineStrength`` or under, the share (which then
+    /// counts for nothing) is the one at g = 0.
     static func linesContinue(_ a: [Int64], _ b: [Int64], lost: Int = 0) -> (share: Int, strength: Int)? {
-        continuing(a, b, slopes: { (2..<(slopes / 2)).contains(abs($0)) }, lost: lost)
+        continuing([(a, b)], slopes: { (2..<(slopes / 2)).contains(abs($0)) }, lost: lost, counted: lineStrength)
     }
 
     /// The same for the flat lines, within a tenth of a band a column of
@@ -164,38 +214,66 @@ enum StripScore {
     /// them, so borders that continue say little; borders at other heights
     /// say the pages are not one artwork (``adjustment(ink:lines:borders:)``).
     static func bordersContinue(_ a: [Int64], _ b: [Int64]) -> (share: Int, strength: Int)? {
-        continuing(a, b, slopes: { abs($0) <= 1 }, lost: 0)
+        continuing([(a, b)], slopes: { abs($0) <= 1 }, lost: 0, counted: borderStrength)
     }
 
-    /// The share of two line maps' strength at the slope steps `slopes`
-    /// keeps (−12…12, 0 flat) that the other page continues, the best over
-    /// the gaps of ``linesContinue(_:_:lost:)``, and the strength at g = 0.
-    private static func continuing(_ a: [Int64], _ b: [Int64], slopes kept: (Int) -> Bool, lost: Int)
+    /// How much of two facing strips' ``edges(response:)`` continue across
+    /// the spine, as ``linesContinue(_:_:lost:)`` counts lines, over every
+    /// slope but the two steepest: an edge turning lighter below on one page
+    /// continues as one turning lighter below on the other (the gaps
+    /// searched only where the strength is over ``edgeStrength``).
+    static func edgesContinue(_ a: (lighter: [Int64], darker: [Int64]), _ b: (lighter: [Int64], darker: [Int64]),
+                              lost: Int = 0) -> (share: Int, strength: Int)? {
+        continuing([(a.lighter, b.lighter), (a.darker, b.darker)], slopes: { abs($0) < slopes / 2 }, lost: lost,
+                   counted: edgeStrength)
+    }
+
+    /// The share of the maps' strength (page a's and page b's, pair by pair)
+    /// at the slope steps `slopes` keeps (−12…12, 0 flat) that the other
+    /// page continues, the best over the gaps of
+    /// ``linesContinue(_:_:lost:)``, and the strength at g = 0; where that
+    /// strength is `counted` or under, the share at g = 0 alone.
+    private static func continuing(_ maps: [([Int64], [Int64])], slopes kept: (Int) -> Bool, lost: Int, counted: Int)
         -> (share: Int, strength: Int)? {
         let centre = slopes / 2
-        let keptIndex = (0..<slopes).map { kept($0 - centre) }
-        // Page a's map with its slopes mirrored, and each map's kept slopes only (0 elsewhere).
-        var mirrored = [Int64](repeating: 0, count: a.count), own = [Int64](repeating: 0, count: b.count)
-        for y in 0..<bands {
-            for s in 0..<slopes where keptIndex[s] {
-                mirrored[y * slopes + s] = a[y * slopes + (slopes - 1 - s)]
-                own[y * slopes + s] = b[y * slopes + s]
-            }
-        }
-        /// The strongest line within lineReach bands and one slope step, kept slopes only.
-        func spread(_ map: [Int64]) -> [Int64] {
-            var across = map
+        let keptSlopes = (0..<slopes).filter { kept($0 - centre) }
+        // Page a's maps with their slopes mirrored, and each map's kept slopes only (0 elsewhere).
+        let pairs = maps.map { a, b in
+            var mirrored = [Int64](repeating: 0, count: a.count), own = [Int64](repeating: 0, count: b.count)
             for y in 0..<bands {
-                for s in 0..<slopes where keptIndex[s] {
-                    for ds in [-1, 1] where s + ds >= 0 && s + ds < slopes && keptIndex[s + ds] {
-                        across[y * slopes + s] = max(across[y * slopes + s], map[y * slopes + s + ds])
+                for s in keptSlopes {
+                    mirrored[y * slopes + s] = a[y * slopes + (slopes - 1 - s)]
+                    own[y * slopes + s] = b[y * slopes + s]
+                }
+            }
+            return (mirrored: mirrored, own: own)
+        }
+        /// The strongest line within lineReach bands and one slope step, on
+        /// the kept slopes (the maps are 0 on the others, so taking every
+        /// neighbour and every slope gives the same there).
+        func spread(_ map: [Int64]) -> [Int64] {
+            var across = map, out = [Int64](repeating: 0, count: map.count)
+            map.withUnsafeBufferPointer { map in
+                across.withUnsafeMutableBufferPointer { across in
+                    for y in 0..<bands {
+                        let row = y * slopes
+                        for s in 0..<slopes {
+                            let left = s > 0 ? map[row + s - 1] : 0, right = s + 1 < slopes ? map[row + s + 1] : 0
+                            across[row + s] = max(map[row + s], max(left, right))
+                        }
                     }
                 }
             }
-            var out = across
-            for y in 0..<bands {
-                for dy in -lineReach...lineReach where dy != 0 && y + dy >= 0 && y + dy < bands {
-                    for s in 0..<slopes { out[y * slopes + s] = max(out[y * slopes + s], across[(y + dy) * slopes + s]) }
+            across.withUnsafeBufferPointer { across in
+                out.withUnsafeMutableBufferPointer { out in
+                    for y in 0..<bands {
+                        let (low, high) = (max(0, y - lineReach), min(bands - 1, y + lineReach))
+                        let row = y * slopes
+                        for s in 0..<slopes { out[row + s] = across[low * slopes + s] }
+                        for other in (low + 1)...high {
+                            for s in 0..<slopes { out[row + s] = max(out[row + s], across[other * slopes + s]) }
+                        }
+                    }
                 }
             }
             return out
@@ -203,10 +281,10 @@ enum StripScore {
         /// Page a's mirrored lines where they enter page b across `gap` lost
         /// columns: slope step k (tenths of a band a column) moves k·gap/10
         /// bands, rounded half away from zero; lines carried past an end are gone.
-        func across(_ gap: Int) -> [Int64] {
+        func across(_ mirrored: [Int64], _ gap: Int) -> [Int64] {
             guard gap > 0 else { return mirrored }
             var moved = [Int64](repeating: 0, count: mirrored.count)
-            for s in 0..<slopes where keptIndex[s] {
+            for s in keptSlopes {
                 let product = (s - centre) * gap
                 let offset = product >= 0 ? (product + 5) / 10 : -((-product + 5) / 10)
                 for y in max(0, offset)..<min(bands, bands + offset) {
@@ -215,21 +293,25 @@ enum StripScore {
             }
             return moved
         }
-        let nearB = spread(own)
+        let nearB = pairs.map { spread($0.own) }
         var best: (matched: Int64, total: Int64)?
         var strength: Int64 = 0
         for step in 0...4 {
             let gap = lost * step / 4
             if step > 0 && gap == lost * (step - 1) / 4 { continue }
-            let entering = across(gap), nearA = spread(entering)
             var total: Int64 = 0, matched: Int64 = 0
-            for i in own.indices {
-                total += entering[i] + own[i]
-                matched += min(entering[i], nearB[i]) + min(own[i], nearA[i])
+            for (pair, nearB) in zip(pairs, nearB) {
+                let entering = across(pair.mirrored, gap), nearA = spread(entering)
+                // Every slope: the maps are 0 where a slope is not kept.
+                for i in pair.own.indices {
+                    total += entering[i] + pair.own[i]
+                    matched += min(entering[i], nearB[i]) + min(pair.own[i], nearA[i])
+                }
             }
             if step == 0 { strength = total }
             // matched / total > best.matched / best.total, in exact integers.
             if total > 0, best.map({ matched * $0.total > $0.matched * total }) ?? true { best = (matched, total) }
+            if strength <= Int64(counted) * unit * Int64(depth) * 10 { break }
         }
         guard strength > 0, let best else { return nil }
         return (Int(best.matched * 1000 / best.total), Int(strength / (unit * Int64(depth) * 10)))
@@ -244,13 +326,17 @@ enum StripScore {
     /// lines (`lines` is their share that continues where their strength is
     /// over ``lineStrength``), 0.3 of that share less 0.4; and where they
     /// draw flat lines (`borders`, likewise over ``borderStrength``), less
-    /// half of what that share falls short of 0.4.
-    static func adjustment(ink: Int, lines: Int?, borders: Int? = nil) -> Int {
+    /// half of what that share falls short of 0.4; and where they have
+    /// edges (`edges`, over ``edgeStrength``), 0.2 of their share less 0.3.
+    static func adjustment(ink: Int, lines: Int?, borders: Int? = nil, edges: Int? = nil) -> Int {
         -2 * max(0, ink - 20) + (lines.map { 3 * ($0 - 400) / 10 } ?? 0) - (borders.map { max(0, 400 - $0) / 2 } ?? 0)
+            + (edges.map { 2 * ($0 - 300) / 10 } ?? 0)
     }
 
     /// The line strength (in units of the white) over which a seam's lines count.
     static let lineStrength = 20
     /// The flat lines' strength (in units of the white) over which a seam's borders count.
     static let borderStrength = 10
+    /// The edges' strength (in units of the white) over which a seam's edges count.
+    static let edgeStrength = 10
 }

@@ -35,6 +35,7 @@ extension BookPlan {
                     ", paper against ink \(decimal(thousandths: strips.ink))"
                         + (strips.lines.map { ", lines continuing \(decimal(thousandths: $0))" } ?? "")
                         + (strips.borders.map { ", borders continuing \(decimal(thousandths: $0))" } ?? "")
+                        + (strips.edges.map { ", edges continuing \(decimal(thousandths: $0))" } ?? "")
                 } ?? "")
                 + (seam.coloursApart.map { ", colours apart \(decimal(thousandths: $0))" } ?? "")
             guard seam.isSplit else {

@@ -119,7 +119,7 @@ public struct BookPlan: Sendable {
         let read = try Self.readEdges(staticPlan, jobs: jobs, budget: options.cutsPages ? 0 : budget)
         self.init(book: book, pages: kept, headers: headers, doublePages: doublePages, frontCover: frontCover,
                   deleted: deleted, edges: read.edges, cuts: staticPlan.cuts, cutsAtRender: cutsAtRender,
-                  drawnAhead: read.drawn, options: options)
+                  drawnAhead: read.drawn, options: options, jobs: jobs)
     }
 
     /// A page drawn in the decode that read its edges (``DrawnAhead``): its
@@ -186,9 +186,10 @@ public struct BookPlan: Sendable {
     ///   - doublePages: pages ComicInfo marks wide (`DoublePage="true"`).
     ///   - frontCover: ComicInfo marks the first page `FrontCover`.
     ///   - edges: the pages' edges, for `--pairing auto`.
+    ///   - jobs: seams measured at once for `--pairing auto`; the result does not depend on it.
     init(book: Book, pages: [Book.PageFile], headers: [PageHeader], doublePages: Set<Int> = [],
          frontCover: Bool = false, deleted: [String] = [], edges: [PageEdges?]? = nil, cuts: [Int: PageCut] = [:],
-         cutsAtRender: CutsAtRender? = nil, drawnAhead: DrawnAhead? = nil, options: LayoutOptions) {
+         cutsAtRender: CutsAtRender? = nil, drawnAhead: DrawnAhead? = nil, options: LayoutOptions, jobs: Int = 1) {
         precondition(headers.count == pages.count, "one header per page")
         self.book = book
         self.options = options
@@ -283,7 +284,8 @@ public struct BookPlan: Sendable {
         var seams: [Seam] = []
         if options.pairing == .auto, let edges, edges.count == headers.count {
             // Wide, solo and declared pages are never part of a detected split; the flags and declarations come first.
-            seams = SplitDetector.detect(edges, direction: direction, threshold: options.pairingThresholdThousandths) { page in
+            seams = SplitDetector.detect(edges, direction: direction, threshold: options.pairingThresholdThousandths,
+                                         jobs: jobs) { page in
                 wide[page] == nil && !options.soloPages.contains(page) && !declaredPages.contains(page)
             }
         }
