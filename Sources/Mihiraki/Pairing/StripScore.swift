@@ -1,9 +1,9 @@
 import MihirakiCodecs
 
-/// Two measures of two facing edges from their strips (``PageEdges/strips``:
+/// Measures of two facing edges from their strips (``PageEdges/strips``:
 /// luma's 24 columns next to each edge, 512 bands), which see what a profile
-/// averaged over the columns cannot: which way a line runs, and whether
-/// white paper reaches across the strip.
+/// averaged over the columns cannot: which way a line or an area's edge
+/// runs, and whether white paper reaches across the strip.
 ///
 /// - ``paperAgainstInk(_:_:)``: the share of bands where one page is paper
 ///   across its whole strip (a gutter, a margin, a white sky) and the other
@@ -21,7 +21,13 @@ import MihirakiCodecs
 ///   other, at the same angle. Lines within a tenth of a band a column of
 ///   flat are left out (panel borders, which pages of one layout share), and
 ///   so are the two steepest slopes, where a line steeper than the range
-///   answers too, smeared over the strip.
+///   answers too, smeared over the strip. Lines are followed across the
+///   columns a scan may have lost at the spine, each by its own slope.
+/// - ``bordersContinue(_:_:)``: the same share for the nearly flat lines,
+///   which lowers a seam where borders reach the spine at other heights.
+/// - ``edges(response:)`` and ``edgesContinue(_:_:lost:)``: where the strip
+///   turns lighter or darker below a height along each slope, matched as
+///   the lines are: the boundaries of areas continue where the artwork does.
 ///
 /// Integer arithmetic in a fixed order: the same on every machine.
 enum StripScore {
