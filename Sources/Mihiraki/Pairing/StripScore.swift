@@ -76,15 +76,28 @@ enum StripScore {
     static func paperAgainstInk(_ a: Strip, _ b: Strip) -> Int {
         let tolerance: Int32 = 14 * 16, ink: Int64 = 40 * 16
         let sides = [a.below, b.below]
+        // Plain loops: the tests' unoptimised build runs these on every seam of every book they pair.
         func paper(_ below: [Int32]) -> [Bool] {
-            (0..<bands).map { y in (0..<depth).allSatisfy { below[y * depth + $0] <= tolerance } }
+            var paper = [Bool](repeating: true, count: bands)
+            for y in 0..<bands {
+                for k in 0..<depth where below[y * depth + k] > tolerance {
+                    paper[y] = false
+                    break
+                }
+            }
+            return paper
         }
         func inked(_ below: [Int32]) -> [Bool] {
-            (0..<bands).map { y in
-                let near = (0..<12).reduce(Int64(0)) { $0 + Int64(below[y * depth + $1]) }
-                let inner = (6..<12).reduce(Int64(0)) { $0 + Int64(below[y * depth + $1]) }
-                return near >= 12 * ink && inner >= 6 * ink
+            var inked = [Bool](repeating: false, count: bands)
+            for y in 0..<bands {
+                var near: Int64 = 0, inner: Int64 = 0
+                for k in 0..<12 {
+                    near += Int64(below[y * depth + k])
+                    if k >= 6 { inner += Int64(below[y * depth + k]) }
+                }
+                inked[y] = near >= 12 * ink && inner >= 6 * ink
             }
+            return inked
         }
         var count = 0
         for (white, other) in [(sides[0], sides[1]), (sides[1], sides[0])] {
@@ -143,20 +156,23 @@ enum StripScore {
     private static func standingOut(_ values: [Int64]) -> [Int64] {
         let floor = unit * Int64(depth) * 10 * 4 / 100
         var out = [Int64](repeating: 0, count: bands * slopes)
+        // One slope's bands with 10 copies of either end band outside (the neighbours clamped to the strip),
+        // then the best of 2, 4 and 7 bands from each: seven[i] is the best of padded bands i…i+6.
+        let padded = bands + 20
+        var band = [Int64](repeating: 0, count: padded), two = band, four = band, seven = band
         values.withUnsafeBufferPointer { values in
             out.withUnsafeMutableBufferPointer { out in
                 for s in 0..<slopes {
-                    let row = values.baseAddress! + s * bands
-                    // Within 10 bands of an end the neighbours are clamped to the strip; between, every one exists.
-                    for y in Array(0..<10) + Array((bands - 10)..<bands) {
-                        var ring = Int64.min
-                        for d in 4...10 { ring = max(ring, max(row[min(y + d, bands - 1)], row[max(y - d, 0)])) }
-                        out[y * slopes + s] = max(0, row[y] - ring - floor)
-                    }
-                    for y in 10..<(bands - 10) {
-                        var ring = max(row[y + 4], row[y - 4])
-                        for d in 5...10 { ring = max(ring, max(row[y + d], row[y - d])) }
-                        out[y * slopes + s] = max(0, row[y] - ring - floor)
+                    let row = s * bands
+                    for i in 0..<padded { band[i] = values[row + min(max(i - 10, 0), bands - 1)] }
+                    for i in 0..<(padded - 1) { two[i] = band[i] > band[i + 1] ? band[i] : band[i + 1] }
+                    for i in 0..<(padded - 3) { four[i] = two[i] > two[i + 2] ? two[i] : two[i + 2] }
+                    for i in 0..<(padded - 6) { seven[i] = four[i] > four[i + 3] ? four[i] : four[i + 3] }
+                    for y in 0..<bands {
+                        // Bands y−10…y−4 are padded y…y+6; bands y+4…y+10 are padded y+14…y+20.
+                        let ring = seven[y] > seven[y + 14] ? seven[y] : seven[y + 14]
+                        let standing = values[row + y] - ring - floor
+                        out[y * slopes + s] = standing > 0 ? standing : 0
                     }
                 }
             }
@@ -185,8 +201,8 @@ enum StripScore {
             let row = s * bands
             for y in 0..<bands {
                 let step = response[row + max(y - edgeStep, 0)] - response[row + min(y + edgeStep, bands - 1)]
-                lighter[row + y] = max(0, step)
-                darker[row + y] = max(0, -step)
+                lighter[row + y] = step > 0 ? step : 0
+                darker[row + y] = step < 0 ? -step : 0
             }
         }
         return (standingOut(lighter), standingOut(darker))
@@ -258,27 +274,46 @@ enum StripScore {
         /// the kept slopes (the maps are 0 on the others, so taking every
         /// neighbour and every slope gives the same there).
         func spread(_ map: [Int64]) -> [Int64] {
-            var across = map, out = [Int64](repeating: 0, count: map.count)
+            // Rows padded with lineReach rows of 0 either side (the maps are never under 0, so the
+            // padding never wins): the best of a slope and its neighbours, row by row.
+            let padded = bands + 2 * lineReach
+            var across = [Int64](repeating: 0, count: padded * slopes)
             map.withUnsafeBufferPointer { map in
                 across.withUnsafeMutableBufferPointer { across in
                     for y in 0..<bands {
-                        let row = y * slopes
+                        let row = y * slopes, to = (y + lineReach) * slopes
                         for s in 0..<slopes {
-                            let left = s > 0 ? map[row + s - 1] : 0, right = s + 1 < slopes ? map[row + s + 1] : 0
-                            across[row + s] = max(map[row + s], max(left, right))
+                            var best = map[row + s]
+                            if s > 0 && map[row + s - 1] > best { best = map[row + s - 1] }
+                            if s + 1 < slopes && map[row + s + 1] > best { best = map[row + s + 1] }
+                            across[to + s] = best
                         }
                     }
                 }
             }
+            // The best over 2 rows, then 4 (rows y…y+3), then 7 (lineReach 3): rows y−3…y and y…y+3.
+            var two = [Int64](repeating: 0, count: padded * slopes), four = two
+            var out = [Int64](repeating: 0, count: map.count)
             across.withUnsafeBufferPointer { across in
+                two.withUnsafeMutableBufferPointer { two in
+                    for i in 0..<((padded - 1) * slopes) {
+                        two[i] = across[i] > across[i + slopes] ? across[i] : across[i + slopes]
+                    }
+                }
+            }
+            two.withUnsafeBufferPointer { two in
+                four.withUnsafeMutableBufferPointer { four in
+                    for i in 0..<((padded - 3) * slopes) {
+                        four[i] = two[i] > two[i + 2 * slopes] ? two[i] : two[i + 2 * slopes]
+                    }
+                }
+            }
+            four.withUnsafeBufferPointer { four in
                 out.withUnsafeMutableBufferPointer { out in
-                    for y in 0..<bands {
-                        let (low, high) = (max(0, y - lineReach), min(bands - 1, y + lineReach))
-                        let row = y * slopes
-                        for s in 0..<slopes { out[row + s] = across[low * slopes + s] }
-                        for other in (low + 1)...high {
-                            for s in 0..<slopes { out[row + s] = max(out[row + s], across[other * slopes + s]) }
-                        }
+                    // Output row y is padded row y + lineReach: rows y…y+3 of four start at padded y and y + 3.
+                    for i in 0..<(bands * slopes) {
+                        let above = four[i], below = four[i + lineReach * slopes]
+                        out[i] = above > below ? above : below
                     }
                 }
             }
@@ -309,9 +344,19 @@ enum StripScore {
             for (pair, nearB) in zip(pairs, nearB) {
                 let entering = across(pair.mirrored, gap), nearA = spread(entering)
                 // Every slope: the maps are 0 where a slope is not kept.
-                for i in pair.own.indices {
-                    total += entering[i] + pair.own[i]
-                    matched += min(entering[i], nearB[i]) + min(pair.own[i], nearA[i])
+                entering.withUnsafeBufferPointer { entering in
+                    pair.own.withUnsafeBufferPointer { own in
+                        nearA.withUnsafeBufferPointer { nearA in
+                            nearB.withUnsafeBufferPointer { nearB in
+                                for i in 0..<own.count {
+                                    total += entering[i] + own[i]
+                                    let a = entering[i] < nearB[i] ? entering[i] : nearB[i]
+                                    let b = own[i] < nearA[i] ? own[i] : nearA[i]
+                                    matched += a + b
+                                }
+                            }
+                        }
+                    }
                 }
             }
             if step == 0 { strength = total }
