@@ -27,6 +27,14 @@ struct PairingCLITests {
         var spreads: [Spread]
     }
 
+    /// The shared seed-7 set (``Fixtures/pairingSet()``): its folder, and its first `books` books.
+    static func sharedSet(books: Int) throws -> (path: String, labels: Labels) {
+        let path = try Fixtures.pairingSet()
+        var labels = try JSONDecoder().decode(Labels.self, from: Data(contentsOf: URL(fileURLWithPath: path + "/labels.json")))
+        labels.books = Array(labels.books.prefix(books))
+        return (path, labels)
+    }
+
     static func makeSet(_ folder: TemporaryFolder, seed: Int, books: Int) throws -> Labels {
         let script = Fixtures.packageRoot.path + "/scripts/make-pairing-set.py"
         let made = try runTool("/usr/bin/env", ["python3", script, folder.path, "--seed", String(seed), "--books", String(books)])
@@ -40,12 +48,10 @@ struct PairingCLITests {
 
     @Test("Splits found from the pixels: no false split, no hard negative taken, most splits found; the plan is the static plan with a blank before each broken split; the same with 1 and 2 jobs")
     func findsAndRepairs() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let labels = try Self.makeSet(folder, seed: 7, books: 4)
+        let (set, labels) = try Self.sharedSet(books: 4)
         var found = 0, total = 0
         for book in labels.books {
-            let path = folder.path + "/" + book.name
+            let path = set + "/" + book.name
             let auto = try plan([path, "--direction", book.direction, "--pairing", "auto", "--jobs", "1"])
             #expect(auto.pairing == "auto")
             let detected = Set(auto.splits ?? [])
@@ -78,13 +84,11 @@ struct PairingCLITests {
 
     @Test("The server answers pairing=auto with the command line's splits and spreads, and pairing=static as before")
     func server() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let labels = try Self.makeSet(folder, seed: 7, books: 2)
-        let server = try RunningServer(root: folder.path)
+        let (set, labels) = try Self.sharedSet(books: 2)
+        let server = try RunningServer(root: set)
         defer { server.stop() }
         for book in labels.books {
-            let cli = try plan([folder.path + "/" + book.name, "--direction", book.direction, "--pairing", "auto"])
+            let cli = try plan([set + "/" + book.name, "--direction", book.direction, "--pairing", "auto"])
             let answer = try httpGet(server, "/api/books/\(book.name)/manifest?direction=\(book.direction)&pairing=auto")
             #expect(answer.status == 200, "\(answer.text)")
             let served = try JSONDecoder().decode(PlanJSON.self, from: answer.body)

@@ -21,6 +21,49 @@ public enum Fixtures {
 
     public static func bytes(_ url: URL) throws -> [UInt8] { Array(try Data(contentsOf: url)) }
 
+    /// scripts/make-pairing-set.py's four books of seed 7 (drawn family,
+    /// `labels.json` beside them), the set the pairing tests share: made
+    /// once and kept under `.build/test-fixtures`, named by the script's own
+    /// bytes, so a changed script makes a new set. Read it in place; copy it
+    /// to change it. The first two books are the script's `--books 2`.
+    public static func pairingSet() throws -> String {
+        switch sharedPairingSet {
+        case .success(let path): return path
+        case .failure(let error): throw error
+        }
+    }
+
+    public struct PairingSetError: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    private static let sharedPairingSet: Result<String, PairingSetError> = {
+        let script = packageRoot.path + "/scripts/make-pairing-set.py"
+        guard let bytes = FileManager.default.contents(atPath: script) else {
+            return .failure(PairingSetError(description: "cannot read \(script)"))
+        }
+        // FNV-1a over the script: a new name whenever it changes.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let folder = packageRoot.path + "/.build/test-fixtures"
+        let path = folder + "/pairing-set-7-4-" + String(hash, radix: 16)
+        if FileManager.default.fileExists(atPath: path + "/labels.json") { return .success(path) }
+        let making = path + ".making-\(getpid())"
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let made = try runTool("/usr/bin/env", ["python3", script, making, "--seed", "7", "--books", "4"])
+            guard made.status == 0 else { return .failure(PairingSetError(description: made.stderr)) }
+            // Another test run may have made it meanwhile: the same bytes either way.
+            if (try? FileManager.default.moveItem(atPath: making, toPath: path)) == nil {
+                try? FileManager.default.removeItem(atPath: making)
+            }
+            return FileManager.default.fileExists(atPath: path + "/labels.json")
+                ? .success(path) : .failure(PairingSetError(description: "no set at \(path)"))
+        } catch {
+            return .failure(PairingSetError(description: "\(error)"))
+        }
+    }()
+
     /// An image of one colour.
     public static func solid(width: Int, height: Int, _ samples: [UInt8]) -> PixelBuffer {
         PixelBuffer(width: width, height: height, channels: samples.count,
