@@ -113,16 +113,17 @@ enum SplitDetector {
             return result
         }
 
-        // What the strips say about each seam: the costliest measures, and each seam's own, so measured at once.
-        let judged = stride(from: 1, to: count, by: 1).filter { usable($0) && usable($0 + 1) }
-        let measuredStrips = ParallelMap.run(judged.count, jobs: jobs) { k in
-            Self.strips(edges[judged[k] - 1], edges[judged[k]], direction: direction)
+        // The seams that can be judged, with their measures; what their strips say is the costliest
+        // measure and each seam's own, so those are measured at once.
+        let judged = stride(from: 1, to: count, by: 1).compactMap { first in
+            usable(first) && usable(first + 1) ? measures(first, first + 1).map { (first, $0) } : nil
         }
-        let stripsOf = Dictionary(uniqueKeysWithValues: zip(judged, measuredStrips))
+        let measuredStrips = ParallelMap.run(judged.count, jobs: jobs) { k in
+            Self.strips(edges[judged[k].0 - 1], edges[judged[k].0], direction: direction)
+        }
 
         var seams: [Seam] = []
-        for first in judged {
-            guard let seam = measures(first, first + 1) else { continue }
+        for ((first, seam), strips) in zip(judged, measuredStrips) {
             var rival = Int.min, rivalLevels = Int.min
             let nearby = max(1, first - window)...min(count, first + 1 + window)
             for other in nearby where other != first && other != first + 1 && usable(other) {
@@ -137,7 +138,6 @@ enum SplitDetector {
             let (own, best) = seam.shapeOnly ? (seam.levels, rivalLevels) : (strength(seam.score, seam.levels), rival)
             // With no alternative a seam with detail has beaten them all; one judged on its levels alone has beaten nothing.
             let margin = best == Int.min ? (seam.shapeOnly ? 0 : own) : own - best
-            let strips = stripsOf[first] ?? nil
             var apart: Int?
             if let a = colours[first - 1], let b = colours[first] { apart = ColourScore.apart(a.outgoing, b.incoming) }
             let adjustment = (strips.map { StripScore.adjustment(ink: $0.ink, lines: $0.lines, borders: $0.borders, edges: $0.edges) } ?? 0)
