@@ -156,18 +156,16 @@ enum StripScore {
     private static func standingOut(_ values: [Int64]) -> [Int64] {
         let floor = unit * Int64(depth) * 10 * 4 / 100
         var out = [Int64](repeating: 0, count: bands * slopes)
-        // One slope's bands with 10 copies of either end band outside (the neighbours clamped to the strip),
-        // then the best of 2, 4 and 7 bands from each: seven[i] is the best of padded bands i…i+6.
+        // One slope's bands with 10 copies of either end band outside (the neighbours clamped to the strip);
+        // seven[i] is the best of padded bands i…i+6.
         let padded = bands + 20
-        var band = [Int64](repeating: 0, count: padded), two = band, four = band, seven = band
+        var band = [Int64](repeating: 0, count: padded)
         values.withUnsafeBufferPointer { values in
             out.withUnsafeMutableBufferPointer { out in
                 for s in 0..<slopes {
                     let row = s * bands
                     for i in 0..<padded { band[i] = values[row + min(max(i - 10, 0), bands - 1)] }
-                    for i in 0..<(padded - 1) { two[i] = band[i] > band[i + 1] ? band[i] : band[i + 1] }
-                    for i in 0..<(padded - 3) { four[i] = two[i] > two[i + 2] ? two[i] : two[i + 2] }
-                    for i in 0..<(padded - 6) { seven[i] = four[i] > four[i + 3] ? four[i] : four[i + 3] }
+                    let seven = bestOfSeven(band, stride: 1)
                     for y in 0..<bands {
                         // Bands y−10…y−4 are padded y…y+6; bands y+4…y+10 are padded y+14…y+20.
                         let ring = seven[y] > seven[y + 14] ? seven[y] : seven[y + 14]
@@ -178,6 +176,31 @@ enum StripScore {
             }
         }
         return out
+    }
+
+    /// The best of seven rows `stride` apart, from each row that has six
+    /// more after it (rows i…i+6 at index i), through the best of two and of
+    /// four: three comparisons a value rather than six.
+    private static func bestOfSeven(_ values: [Int64], stride: Int) -> [Int64] {
+        var two = [Int64](repeating: 0, count: values.count - stride)
+        var four = [Int64](repeating: 0, count: values.count - 3 * stride)
+        var seven = [Int64](repeating: 0, count: values.count - 6 * stride)
+        values.withUnsafeBufferPointer { values in
+            two.withUnsafeMutableBufferPointer { two in
+                for i in 0..<two.count { two[i] = values[i] > values[i + stride] ? values[i] : values[i + stride] }
+            }
+        }
+        two.withUnsafeBufferPointer { two in
+            four.withUnsafeMutableBufferPointer { four in
+                for i in 0..<four.count { four[i] = two[i] > two[i + 2 * stride] ? two[i] : two[i + 2 * stride] }
+            }
+        }
+        four.withUnsafeBufferPointer { four in
+            seven.withUnsafeMutableBufferPointer { seven in
+                for i in 0..<seven.count { seven[i] = four[i] > four[i + 3 * stride] ? four[i] : four[i + 3 * stride] }
+            }
+        }
+        return seven
     }
 
     /// Line strength by height at the edge and slope (``bands`` ×
@@ -291,33 +314,8 @@ enum StripScore {
                     }
                 }
             }
-            // The best over 2 rows, then 4 (rows y…y+3), then 7 (lineReach 3): rows y−3…y and y…y+3.
-            var two = [Int64](repeating: 0, count: padded * slopes), four = two
-            var out = [Int64](repeating: 0, count: map.count)
-            across.withUnsafeBufferPointer { across in
-                two.withUnsafeMutableBufferPointer { two in
-                    for i in 0..<((padded - 1) * slopes) {
-                        two[i] = across[i] > across[i + slopes] ? across[i] : across[i + slopes]
-                    }
-                }
-            }
-            two.withUnsafeBufferPointer { two in
-                four.withUnsafeMutableBufferPointer { four in
-                    for i in 0..<((padded - 3) * slopes) {
-                        four[i] = two[i] > two[i + 2 * slopes] ? two[i] : two[i + 2 * slopes]
-                    }
-                }
-            }
-            four.withUnsafeBufferPointer { four in
-                out.withUnsafeMutableBufferPointer { out in
-                    // Output row y is padded row y + lineReach: rows y…y+3 of four start at padded y and y + 3.
-                    for i in 0..<(bands * slopes) {
-                        let above = four[i], below = four[i + lineReach * slopes]
-                        out[i] = above > below ? above : below
-                    }
-                }
-            }
-            return out
+            // Output row y is padded rows y…y+6: bands y−3…y+3 (lineReach 3).
+            return bestOfSeven(across, stride: slopes)
         }
         /// Page a's mirrored lines where they enter page b across `gap` lost
         /// columns: slope step k (tenths of a band a column) moves k·gap/10
@@ -362,7 +360,7 @@ enum StripScore {
             if step == 0 { strength = total }
             // matched / total > best.matched / best.total, in exact integers.
             if total > 0, best.map({ matched * $0.total > $0.matched * total }) ?? true { best = (matched, total) }
-            if strength <= Int64(counted) * unit * Int64(depth) * 10 { break }
+            if strength / (unit * Int64(depth) * 10) <= Int64(counted) { break }
         }
         guard strength > 0, let best else { return nil }
         return (Int(best.matched * 1000 / best.total), Int(strength / (unit * Int64(depth) * 10)))
