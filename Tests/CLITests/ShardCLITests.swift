@@ -188,16 +188,6 @@ struct ShardCLITests {
         if isRunning(renderer) { kill(renderer, SIGKILL) }
     }
 
-    /// An 800 × 1200 RGB PNG of noise: slow to draw and to write, so a run lasts.
-    func noisePage(seed: UInt64) throws -> [UInt8] {
-        var noise = [UInt8](repeating: 0, count: 800 * 1200 * 3)
-        var generator = SeededGenerator(seed: seed)
-        noise.withUnsafeMutableBytes { raw in
-            for i in 0..<raw.count / 8 { raw.storeBytes(of: generator.next(), toByteOffset: i * 8, as: UInt64.self) }
-        }
-        return try PNGEncoder.encode(PixelBuffer(width: 800, height: 1200, channels: 3, pixels: noise), compression: .fast)
-    }
-
     /// The rendering processes `render` (process `pid`) started, from /proc: its children told they are supervised.
     func renderers(under pid: Int32) -> [Int32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
@@ -286,4 +276,14 @@ struct ShardCLITests {
         #expect(try mihiraki(["render"] + (try books(folder)) + ["-o", folder.path + "/single", "--quiet"]).status == 0)
         #expect(try tree(folder.path + "/previews") == tree(folder.path + "/single"))
     }
+}
+
+/// An 800 × 1200 RGB PNG of noise: slow to draw and to write, so a run lasts.
+func noisePage(seed: UInt64) throws -> [UInt8] {
+    var noise = [UInt8](repeating: 0, count: 800 * 1200 * 3)
+    var generator = SeededGenerator(seed: seed)
+    noise.withUnsafeMutableBytes { raw in
+        for i in 0..<raw.count / 8 { raw.storeBytes(of: generator.next(), toByteOffset: i * 8, as: UInt64.self) }
+    }
+    return try PNGEncoder.encode(PixelBuffer(width: 800, height: 1200, channels: 3, pixels: noise), compression: .fast)
 }
