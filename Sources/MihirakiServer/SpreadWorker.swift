@@ -14,6 +14,7 @@ package enum SpreadWorker {
     /// The worker's loop. The caller (the `mihiraki` program) has confined
     /// the process already.
     package static func serve(_ settings: WorkerPool.Settings) {
+        endWithServer()
         let worker = Worker(settings: settings)
         while let frame = WorkerFrame.read(from: 0) {
             let answer: [UInt8]
@@ -26,6 +27,27 @@ package enum SpreadWorker {
                 answer = [1] + encoded(WorkerError(status: 500, message: "the worker could not read its request", retryAfter: nil))
             }
             guard WorkerFrame.write(answer, to: 1) else { return }
+        }
+    }
+
+    /// Ends the worker as soon as its requests' pipe has no writer: the
+    /// server holds the only writing end, so the pipe hangs up when the
+    /// server ends, however it ends (`kill -9`, the out-of-memory killer)
+    /// and whatever the worker is doing. Without it a worker would finish
+    /// the render under way for no one, or sleep on forever in one that
+    /// hangs; the loop only reads the end of its input between requests.
+    /// (The kernel's parent-death signal would not do: it follows the
+    /// thread that started the worker, one of the server's runtime threads,
+    /// which may end while the server lives.)
+    private static func endWithServer() {
+        Thread.detachNewThread {
+            // No events asked: poll returns only on a hang-up or an error.
+            var pipe = pollfd(fd: 0, events: 0, revents: 0)
+            while true {
+                let ready = poll(&pipe, 1, -1)
+                if ready > 0 { _exit(0) }
+                if ready < 0 && errno != EINTR { return }
+            }
         }
     }
 

@@ -167,6 +167,44 @@ struct WorkerCLITests {
         }
     }
 
+    /// A server killed outright (`kill -9`, the out-of-memory killer) leaves
+    /// no worker behind: not an idle one, and not one in a render, here one
+    /// that never ends (the test hook's hang sleeps forever).
+    @Test("kill -9 of the server takes its workers with it, the one in a render that never ends too")
+    func killedServerTakesItsWorkers() async throws {
+        try await onOwnThread {
+            let library = try Self.library()
+            defer { library.remove() }
+            let server = try RunningServer(root: library.root, ["--workers", "2", "--timeout", "120", "--quiet"],
+                                           environment: ["MIHIRAKI_TEST_FAULT": "hang:bad-page.png"])
+            // Workers start as requests need them: the first takes the hang, the second a good request after it.
+            let hanging = try BackgroundGet(server.base + Self.faulty)
+            let deadline = Date().addingTimeInterval(30)
+            func asleep() -> [pid_t] {
+                Self.children(of: server.process.processIdentifier).filter { Self.waitChannel(of: $0).contains("nanosleep") }
+            }
+            while asleep().isEmpty && Date() < deadline { usleep(10_000) }
+            #expect(try httpGet(server, Self.good).status == 200)
+            let workers = Self.children(of: server.process.processIdentifier)
+            try #require(workers.count == 2 && asleep().count == 1, "workers \(workers): \(workers.map { Self.waitChannel(of: $0) })")
+            kill(server.process.processIdentifier, SIGKILL)
+            _ = exitStatus(of: server.process)
+            let gone = Date().addingTimeInterval(5)
+            while workers.contains(where: { Self.status(of: $0, "State").map { !$0.hasPrefix("Z") } ?? false }) && Date() < gone {
+                usleep(10_000)
+            }
+            let left = workers.filter { Self.status(of: $0, "State").map { !$0.hasPrefix("Z") } ?? false }
+            left.forEach { kill($0, SIGKILL) }
+            #expect(left.isEmpty, "workers still running 5 s after the server was killed: \(left)")
+            #expect(hanging.finish().status == 0)  // the connection died with the server
+        }
+    }
+
+    /// Where in the kernel the process `pid` waits (`/proc/PID/wchan`), empty when it runs or is gone.
+    static func waitChannel(of pid: pid_t) -> String {
+        (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? ""
+    }
+
     /// One field of `/proc/PID/status` (`SigBlk`, `State`), or nil when the process is gone.
     static func status(of pid: pid_t, _ field: String) -> String? {
         let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
