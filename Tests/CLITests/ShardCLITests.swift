@@ -197,23 +197,6 @@ struct ShardCLITests {
         }
     }
 
-    /// A process's parent and state from /proc/PID/stat (the fields after the name in parentheses).
-    func stat(of pid: Int32) -> (state: Substring, parent: Int32)? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return nil }
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 1, let parent = Int32(fields[1]) else { return nil }
-        return (fields[0], parent)
-    }
-
-    func parent(of pid: Int32) -> Int32? { stat(of: pid)?.parent }
-
-    /// Alive and not a zombie (dead, waiting for its new parent to collect it).
-    func isRunning(_ pid: Int32) -> Bool {
-        guard let state = stat(of: pid)?.state else { return false }
-        return state != "Z" && state != "X"
-    }
-
     @Test("Two full runs at once, and a writer paused mid-write while another run starts: both succeed, one run's bytes")
     func concurrentWriters() throws {
         let folder = try TemporaryFolder()
@@ -286,4 +269,21 @@ func noisePage(seed: UInt64) throws -> [UInt8] {
         for i in 0..<raw.count / 8 { raw.storeBytes(of: generator.next(), toByteOffset: i * 8, as: UInt64.self) }
     }
     return try PNGEncoder.encode(PixelBuffer(width: 800, height: 1200, channels: 3, pixels: noise), compression: .fast)
+}
+
+/// A process's parent and state from /proc/PID/stat (the fields after the name in parentheses).
+func processStat(of pid: Int32) -> (state: Substring, parent: Int32)? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = text.lastIndex(of: ")") else { return nil }
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    guard fields.count > 1, let parent = Int32(fields[1]) else { return nil }
+    return (fields[0], parent)
+}
+
+func parent(of pid: Int32) -> Int32? { processStat(of: pid)?.parent }
+
+/// Alive and not a zombie (dead, waiting for its new parent to collect it).
+func isRunning(_ pid: Int32) -> Bool {
+    guard let state = processStat(of: pid)?.state else { return false }
+    return state != "Z" && state != "X"
 }

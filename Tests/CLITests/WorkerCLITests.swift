@@ -190,10 +190,8 @@ struct WorkerCLITests {
             kill(server.process.processIdentifier, SIGKILL)
             _ = exitStatus(of: server.process)
             let gone = Date().addingTimeInterval(5)
-            while workers.contains(where: { Self.status(of: $0, "State").map { !$0.hasPrefix("Z") } ?? false }) && Date() < gone {
-                usleep(10_000)
-            }
-            let left = workers.filter { Self.status(of: $0, "State").map { !$0.hasPrefix("Z") } ?? false }
+            while workers.contains(where: isRunning) && Date() < gone { usleep(10_000) }
+            let left = workers.filter(isRunning)
             left.forEach { kill($0, SIGKILL) }
             #expect(left.isEmpty, "workers still running 5 s after the server was killed: \(left)")
             #expect(hanging.finish().status == 0)  // the connection died with the server
