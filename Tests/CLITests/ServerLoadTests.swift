@@ -10,11 +10,8 @@ import Glibc
 
 /// CPU seconds a process has used (user + system, from /proc).
 func cpuSeconds(_ pid: Int32) -> Double {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let close = stat.lastIndex(of: ")") else { return 0 }
-    let fields = stat[stat.index(after: close)...].split(separator: " ")
-    // After the command name: state is field 3, utime 14, stime 15 (1-based, in the whole line).
-    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    guard let fields = statFields(of: pid), fields.count > 12,
+          let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
     return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 

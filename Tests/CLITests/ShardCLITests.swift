@@ -271,12 +271,18 @@ func noisePage(seed: UInt64) throws -> [UInt8] {
     return try PNGEncoder.encode(PixelBuffer(width: 800, height: 1200, channels: 3, pixels: noise), compression: .fast)
 }
 
-/// A process's parent and state from /proc/PID/stat (the fields after the name in parentheses).
-func processStat(of pid: Int32) -> (state: Substring, parent: Int32)? {
+/// The fields of `/proc/PID/stat` after the command name in parentheses
+/// (which may itself hold spaces and parentheses), from 0: the state, the
+/// parent, …, utime at 11 and stime at 12 (fields 3, 4, 14 and 15 of the line).
+func statFields(of pid: Int32) -> [Substring]? {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
           let close = text.lastIndex(of: ")") else { return nil }
-    let fields = text[text.index(after: close)...].split(separator: " ")
-    guard fields.count > 1, let parent = Int32(fields[1]) else { return nil }
+    return text[text.index(after: close)...].split(separator: " ")
+}
+
+/// A process's state and parent.
+func processStat(of pid: Int32) -> (state: Substring, parent: Int32)? {
+    guard let fields = statFields(of: pid), fields.count > 1, let parent = Int32(fields[1]) else { return nil }
     return (fields[0], parent)
 }
 
