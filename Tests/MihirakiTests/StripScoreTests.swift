@@ -1,3 +1,4 @@
+import Foundation
 @testable import Mihiraki
 import Testing
 
@@ -181,5 +182,46 @@ struct StripScoreTests {
         #expect(StripScore.adjustment(ink: 0, lines: 900, borders: 100) == 0)
         #expect(StripScore.adjustment(ink: 0, lines: nil, edges: 800) == 100)
         #expect(StripScore.adjustment(ink: 0, lines: nil, edges: 0) == -60)
+        #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 15) == 0)
+        #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 65) == -400)
+    }
+
+    /// A strip whose level at band y and column k is `level(y, k)` (levels, 0–255).
+    static func drawn(_ level: (Int, Int) -> Double) -> [Int32] {
+        var strip = [Int32](repeating: 0, count: bands * depth)
+        for y in 0..<bands {
+            for k in 0..<depth { strip[y * depth + k] = Int32((16 * level(y, k)).rounded()) }
+        }
+        return strip
+    }
+
+    /// A picture's tone down the page: light at the top, darker below, with a
+    /// soft dark horizon (a band of trees) at `horizon`.
+    static func scene(_ y: Int, horizon: Int) -> Double {
+        let d = Double(y - horizon) / 14
+        return 200 - 0.2 * Double(y) - 90 * Foundation.exp(-d * d)
+    }
+
+    @Test("Tones out of proportion: one picture under another exposure and a gutter shadow is in proportion; two crops of it at other heights are not; a page whose own tones change as fast across its columns is held to them; black edges say nothing")
+    func outOfProportion() {
+        let picture = Self.drawn { y, _ in Self.scene(y, horizon: 240) }
+        // The other half of the same picture, darker by a third at the spine (a gutter shadow and an exposure).
+        let shaded = Self.drawn { y, k in Self.scene(y, horizon: 240) * (0.66 + 0.34 * Double(min(k, 12)) / 12) }
+        #expect(StripScore.outOfProportion(picture, shaded) == 0)
+        #expect(StripScore.outOfProportion(shaded, picture) == 0)
+        // The same picture cropped 80 bands lower: its horizon meets the other page's sky.
+        let lower = Self.drawn { y, _ in Self.scene(y, horizon: 320) }
+        let apart = StripScore.outOfProportion(picture, lower)
+        #expect(apart.map { $0 > StripScore.proportionKnee } == true, "\(String(describing: apart))")
+        // A page whose horizon climbs as steeply across its own 24 columns as it
+        // moves across the spine: what its own columns show is what the pair is held to.
+        let slanted = Self.drawn { y, k in Self.scene(y, horizon: 240 + 4 * k) }
+        let climbing = Self.drawn { y, k in Self.scene(y, horizon: 240 - 4 * k - 28) }
+        let across = StripScore.proportionSpread(StripScore.proportionProfile(slanted, 0), StripScore.proportionProfile(climbing, 0))
+        #expect(across.map { $0 > StripScore.proportionKnee } == true, "\(String(describing: across))")
+        #expect(StripScore.outOfProportion(slanted, climbing).map { $0 <= StripScore.proportionKnee } == true,
+                "\(String(describing: StripScore.outOfProportion(slanted, climbing)))")
+        let black = Self.drawn { _, _ in 8 }
+        #expect(StripScore.outOfProportion(black, picture) == nil)
     }
 }

@@ -26,13 +26,16 @@ struct Seam: Hashable, Sendable {
     /// What the pages' strips say (``StripScore``), in thousandths: the share
     /// of bands where paper meets ink, the share of the lines drawn at the
     /// spine that continue, of the flat lines (panel borders) that do, and
-    /// of the edges (each nil where too few are drawn to count); nil where a
-    /// page is too narrow for strips.
+    /// of the edges (each nil where too few are drawn to count), and how far
+    /// their tones fall out of proportion; nil where a page is too narrow
+    /// for strips.
     struct Strips: Hashable, Sendable {
         var ink: Int
         var lines: Int?
         var borders: Int?
         var edges: Int?
+        /// ``StripScore/outOfProportion(_:_:)`` of the facing edges; nil where they are too dark to tell.
+        var proportion: Int?
     }
     var strips: Strips?
     /// ``ColourScore/apart(_:_:)`` of the facing edges, in thousandths; nil unless both pages are in colour.

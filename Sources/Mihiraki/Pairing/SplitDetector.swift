@@ -140,7 +140,8 @@ enum SplitDetector {
             let margin = best == Int.min ? (seam.shapeOnly ? 0 : own) : own - best
             var apart: Int?
             if let a = colours[first - 1], let b = colours[first] { apart = ColourScore.apart(a.outgoing, b.incoming) }
-            let adjustment = (strips.map { StripScore.adjustment(ink: $0.ink, lines: $0.lines, borders: $0.borders, edges: $0.edges) } ?? 0)
+            let adjustment = (strips.map { StripScore.adjustment(ink: $0.ink, lines: $0.lines, borders: $0.borders, edges: $0.edges,
+                                                                          proportion: $0.proportion) } ?? 0)
                 - (apart.map(ColourScore.penalty) ?? 0)
             let confidence = seam.shapeOnly && margin < aloneMargin
                 ? 0 : min(1000, max(0, own - max(0, requiredMargin - margin) + adjustment))
@@ -162,7 +163,8 @@ enum SplitDetector {
     /// unless both pages have strips.
     static func strips(_ a: PageEdges?, _ b: PageEdges?, direction: ReadingDirection) -> Seam.Strips? {
         guard let pageA = a, let pageB = b, let a = pageA.strips, let b = pageB.strips else { return nil }
-        let (out, into) = (StripScore.Strip(a.facing(direction).outgoing), StripScore.Strip(b.facing(direction).incoming))
+        let (outgoing, incoming) = (a.facing(direction).outgoing, b.facing(direction).incoming)
+        let (out, into) = (StripScore.Strip(outgoing), StripScore.Strip(incoming))
         let lost = (pageA.height + pageB.height) / (2 * StripScore.lostShare)
         let (outResponse, intoResponse) = (StripScore.response(out), StripScore.response(into))
         let (outLines, intoLines) = (StripScore.lines(response: outResponse), StripScore.lines(response: intoResponse))
@@ -173,6 +175,7 @@ enum SplitDetector {
         return Seam.Strips(ink: StripScore.paperAgainstInk(out, into),
                            lines: lines.flatMap { $0.strength > StripScore.lineStrength ? $0.share : nil },
                            borders: borders.flatMap { $0.strength > StripScore.borderStrength ? $0.share : nil },
-                           edges: edges.flatMap { $0.strength > StripScore.edgeStrength ? $0.share : nil })
+                           edges: edges.flatMap { $0.strength > StripScore.edgeStrength ? $0.share : nil },
+                           proportion: StripScore.outOfProportion(outgoing, incoming))
     }
 }

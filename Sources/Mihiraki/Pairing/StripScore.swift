@@ -109,6 +109,78 @@ enum StripScore {
         return count * 1000 / (2 * bands)
     }
 
+    /// How far the facing edges' tones fall out of one proportion beyond
+    /// how far each page's own columns fall out of it, in thousandths of
+    /// the relative difference; nil where the edges are too dark to tell.
+    ///
+    /// A gutter shadow or an exposure scales a band's level by one factor
+    /// along the whole height, so where one artwork continues, the levels of
+    /// the 6 columns next to one edge, at the coarse scale
+    /// (``SeamScore/coarse(_:)``), are one multiple of the other's: the
+    /// relative difference (b − a) / (b + a), band by band, stays where its
+    /// median is. Its spread is the mean distance from that median, each band
+    /// weighed by how far the darker edge is over 10 levels (a ratio of near
+    /// black is noise). Two pages that are not one artwork, with tones in the
+    /// same order (two crops of one picture at other heights, one tone along
+    /// both edges between gutters at other heights), move out of proportion
+    /// where their shapes differ. An artwork whose tones change across the
+    /// spine (a boundary running along it, a grid of dots) moves as much within
+    /// each page: the spread of each edge's columns against the page's own
+    /// columns ``proportionColumns`` further in is what the pair is held to,
+    /// and only what the facing edges' spread exceeds the largest of those
+    /// by counts. The outer 12 bands of each end, where a scan leaves white
+    /// rows and skewed corners, are left out. Integer arithmetic: the same
+    /// on every machine.
+    static func outOfProportion(_ a: [Int32], _ b: [Int32]) -> Int? {
+        let profile = proportionProfile
+        let (edgeA, edgeB) = (profile(a, 0), profile(b, 0))
+        guard let across = proportionSpread(edgeA, edgeB) else { return nil }
+        var own: Int?
+        for (strip, edge) in [(a, edgeA), (b, edgeB)] {
+            for column in proportionColumns {
+                if let spread = proportionSpread(edge, profile(strip, column)) { own = max(own ?? 0, spread) }
+            }
+        }
+        return own.map { max(0, across - $0) }
+    }
+
+    /// How far out of proportion (thousandths) two edges may be before the
+    /// seam is lowered: the 95th to 99th percentile of the splits of the
+    /// labelled sets (docs/pairing.md).
+    static let proportionKnee = 15
+    /// Columns the edges' 6 are compared with on their own page.
+    static let proportionColumns = [12, 18]
+    static let proportionWidth = 6
+
+    /// The ``proportionWidth`` columns of a strip from `column` on, summed
+    /// band by band, at the coarse scale.
+    static func proportionProfile(_ strip: [Int32], _ column: Int) -> [Int32] {
+        SeamScore.coarse((0..<bands).map { y in
+            (column..<(column + proportionWidth)).reduce(Int32(0)) { $0 + strip[y * depth + $1] }
+        })
+    }
+
+    /// The weighed mean distance of two profiles' relative difference from
+    /// its weighed median (``outOfProportion(_:_:)``), in thousandths.
+    static func proportionSpread(_ a: [Int32], _ b: [Int32]) -> Int? {
+        let floor = Int64(10 * 16 * proportionWidth), trim = 12
+        var entries: [(ratio: Int64, weight: Int64)] = []
+        for y in trim..<(bands - trim) {
+            let (u, v) = (Int64(a[y]), Int64(b[y]))
+            let weight = min(u, v) - floor
+            if weight > 0 { entries.append((((v - u) << 16) / (u + v), weight)) }
+        }
+        let total = entries.reduce(Int64(0)) { $0 + $1.weight }
+        guard total > 0 else { return nil }
+        var running: Int64 = 0, median: Int64 = 0
+        for entry in entries.sorted(by: { $0.ratio < $1.ratio }) {
+            running += entry.weight
+            if 2 * running >= total { median = entry.ratio; break }
+        }
+        let distance = entries.reduce(Int64(0)) { $0 + $1.weight * abs($1.ratio - median) }
+        return Int(distance * 1000 / (total << 16))
+    }
+
     /// The strip's darkness summed along each slope (``slopes`` × ``bands``,
     /// slope by slope, bands contiguous; slope index 12 flat), in 1/4096 of
     /// the white summed over the 24 columns and ten steps: band y of the
@@ -376,10 +448,12 @@ enum StripScore {
     /// over ``lineStrength``), 0.3 of that share less 0.4; and where they
     /// draw flat lines (`borders`, likewise over ``borderStrength``), less
     /// half of what that share falls short of 0.4; and where they have
-    /// edges (`edges`, over ``edgeStrength``), 0.2 of their share less 0.3.
-    static func adjustment(ink: Int, lines: Int?, borders: Int? = nil, edges: Int? = nil) -> Int {
+    /// edges (`edges`, over ``edgeStrength``), 0.2 of their share less 0.3;
+    /// and 8 times what their tones fall out of proportion
+    /// (``outOfProportion(_:_:)``) over 0.015.
+    static func adjustment(ink: Int, lines: Int?, borders: Int? = nil, edges: Int? = nil, proportion: Int? = nil) -> Int {
         -2 * max(0, ink - 20) + (lines.map { 3 * ($0 - 400) / 10 } ?? 0) - (borders.map { max(0, 400 - $0) / 2 } ?? 0)
-            + (edges.map { 2 * ($0 - 300) / 10 } ?? 0)
+            + (edges.map { 2 * ($0 - 300) / 10 } ?? 0) - (proportion.map { 8 * max(0, $0 - proportionKnee) } ?? 0)
     }
 
     /// The line strength (in units of the white) over which a seam's lines count.

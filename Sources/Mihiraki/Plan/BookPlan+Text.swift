@@ -36,6 +36,7 @@ extension BookPlan {
                         + (strips.lines.map { ", lines continuing \(decimal(thousandths: $0))" } ?? "")
                         + (strips.borders.map { ", borders continuing \(decimal(thousandths: $0))" } ?? "")
                         + (strips.edges.map { ", edges continuing \(decimal(thousandths: $0))" } ?? "")
+                        + (strips.proportion.map { ", tones out of proportion \(decimal(thousandths: $0))" } ?? "")
                 } ?? "")
                 + (seam.coloursApart.map { ", colours apart \(decimal(thousandths: $0))" } ?? "")
             guard seam.isSplit else {
