@@ -18,7 +18,8 @@ import MihirakiCore
 /// short of beating them by ``requiredMargin``, and then lowered where paper
 /// meets ink at the spine, raised or lowered by how many of the lines
 /// drawn there continue, lowered where flat lines (panel borders) do not
-/// (``StripScore``, from the pages' strips), and,
+/// and where the facing edges' tones fall out of one proportion more than
+/// each page's own columns do (``StripScore``, from the pages' strips), and,
 /// between colour pages, lowered where their hues at the spine differ
 /// (``ColourScore``). A seam is a split when its
 /// confidence reaches the threshold (`--pairing-threshold`, default
@@ -39,7 +40,7 @@ import MihirakiCore
 /// vignette with marks beside it), hence four times ``requiredMargin``.
 enum SplitDetector {
     /// The default of `--pairing-threshold`, in thousandths.
-    static let defaultThreshold = 720
+    static let defaultThreshold = 700
     static let requiredMargin = 50
     /// What a seam judged on its levels alone must beat every alternative's levels by.
     static let aloneMargin = 200
