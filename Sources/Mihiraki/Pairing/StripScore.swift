@@ -28,6 +28,9 @@ import MihirakiCodecs
 /// - ``edges(response:)`` and ``edgesContinue(_:_:lost:)``: where the strip
 ///   turns lighter or darker below a height along each slope, matched as
 ///   the lines are: the boundaries of areas continue where the artwork does.
+/// - ``outOfProportion(_:_:)``: how far the facing edges' tones fall out of
+///   the one proportion a gutter shadow or an exposure keeps, beyond how far
+///   each page's own columns further in fall out of it.
 ///
 /// Integer arithmetic in a fixed order: the same on every machine.
 enum StripScore {
