@@ -66,8 +66,12 @@ public enum Fixtures {
 
     /// An image of one colour.
     public static func solid(width: Int, height: Int, _ samples: [UInt8]) -> PixelBuffer {
-        PixelBuffer(width: width, height: height, channels: samples.count,
-                    pixels: (0..<width * height).flatMap { _ in samples })
+        // Row by row: the tests' unoptimised build would take seconds over a large page pixel by pixel.
+        let row = [UInt8]((0..<width).flatMap { _ in samples })
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(row.count * height)
+        for _ in 0..<height { pixels.append(contentsOf: row) }
+        return PixelBuffer(width: width, height: height, channels: samples.count, pixels: pixels)
     }
 
     /// A PNG of one colour (1–4 samples per pixel).
