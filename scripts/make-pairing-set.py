@@ -3,7 +3,11 @@
 page files in which some two-page artworks are split into two pages, with
 their labels in labels.json. Deterministic from the seed.
 
-  scripts/make-pairing-set.py OUT [--seed N] [--books N] [--family drawn|photo|tone]
+  scripts/make-pairing-set.py OUT [--seed N] [--books N] [--family drawn|photo|tone] [--scale S]
+
+--scale resizes every page by S (Lanczos) before it is saved: the same books
+as if scanned at another resolution, so the detector's answer can be checked
+not to depend on the size a page is stored at.
 
 This file draws the drawn family; the photo and tone families, made
 differently so a detector can be measured on books it was not tuned on, are
@@ -211,8 +215,10 @@ def damage(rng, half, seam_side, kinds):
     return img, quality
 
 
-def save(img, path, quality, gray):
+def save(img, path, quality, gray, scale=1.0):
     img = img.convert("L") if gray else img
+    if scale != 1.0:
+        img = img.resize((round(img.width * scale), round(img.height * scale)), Image.LANCZOS)
     img.save(path, quality=quality)
 
 
@@ -275,6 +281,7 @@ def main():
     parser.add_argument("--books", type=int, default=24)
     parser.add_argument("--family", choices=["drawn"] + sorted(pairing_families.FAMILIES), default="drawn",
                         help="drawn (this file), or photo or tone (pairing_families.py)")
+    parser.add_argument("--scale", type=float, default=1.0, help="resize every page by this factor")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     family = Drawn() if args.family == "drawn" else pairing_families.FAMILIES[args.family]()
@@ -288,7 +295,7 @@ def main():
         # Every sixth book has no split at all.
         pages, splits, kinds, negatives = family.make_book(rng, b, direction, with_splits=b % 6 != 5)
         for i, (img, quality, gray) in enumerate(pages):
-            save(img, os.path.join(folder, f"p{i + 1:03d}.jpg"), quality, gray)
+            save(img, os.path.join(folder, f"p{i + 1:03d}.jpg"), quality, gray, args.scale)
         books.append({"name": name, "direction": direction, "pages": len(pages), "splits": splits,
                       "kinds": kinds, "negatives": negatives})
     with open(os.path.join(args.out, "labels.json"), "w") as f:

@@ -26,12 +26,11 @@ enum JPEGPageDecoder: PageFormatDecoder {
                                                     profile: profile, reduce: reduce) { row in
                     guard mh_jpeg_read_row(reader, row, &error) == MH_OK else { throw CodecError(error) }
                 }
-                opened.edges = { depth in
+                opened.edges = { depth, stripDepth in
                     var edges = PageDecoder.EdgeRows(depth: depth, left: [Int32](repeating: 0, count: height),
-                                                     right: [Int32](repeating: 0, count: height))
+                                                     right: [Int32](repeating: 0, count: height), stripDepth: stripDepth)
                     var chroma = [Int32](repeating: 0, count: channels == 1 ? 0 : 4 * height), hasChroma: Int32 = 0
-                    let stripDepth = PageDecoder.EdgeRows.stripDepth
-                    let withStrips = PageDecoder.EdgeRows.hasStrips(width: width)
+                    let withStrips = PageDecoder.EdgeRows.hasStrips(width: width, stripDepth: stripDepth)
                     var strips = [Int32](repeating: 0, count: withStrips ? 2 * height * stripDepth : 0)
                     let status = chroma.withUnsafeMutableBufferPointer { planes in
                         strips.withUnsafeMutableBufferPointer { strips in

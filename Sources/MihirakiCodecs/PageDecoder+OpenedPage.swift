@@ -24,7 +24,7 @@ extension PageDecoder {
         /// Pairing's edges from what the decoder holds anyway (a JPEG's
         /// coefficients), before the first row, for a page read at full
         /// size or reduced: `nil` from it when the page has none to offer.
-        var edges: ((_ depth: Int) throws -> EdgeRows?)? = nil
+        var edges: ((_ depth: Int, _ stripDepth: Int) throws -> EdgeRows?)? = nil
         /// For pages whose colour management is the decoder's own business
         /// (CMYK through its profile): the page as `colorManaged()` gives it.
         var managed: (() -> OpenedPage)? = nil

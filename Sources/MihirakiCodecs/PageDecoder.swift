@@ -133,15 +133,20 @@ public enum PageDecoder {
     /// costs no second decode. Filled before `body` runs, when the page's
     /// format offers them and the page is upright as stored.
     package final class EdgeRequest {
-        /// The columns to sum, from the page's full height.
+        /// The columns to sum, and the columns the strips keep one by one
+        /// (``EdgeRows``), from the page's full height.
         let depth: (_ height: Int) -> Int
+        let stripDepth: (_ height: Int) -> Int
         package private(set) var rows: EdgeRows?
 
-        package init(depth: @escaping (_ height: Int) -> Int) { self.depth = depth }
+        package init(depth: @escaping (_ height: Int) -> Int, stripDepth: @escaping (_ height: Int) -> Int = { _ in 0 }) {
+            self.depth = depth
+            self.stripDepth = stripDepth
+        }
 
         func fill(from page: OpenedPage, fullHeight: Int) throws {
             guard page.header.orientation == 1, let read = page.edges else { return }
-            rows = try read(depth(fullHeight))
+            rows = try read(depth(fullHeight), stripDepth(fullHeight))
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Mihiraki
+import MihirakiCodecs
 import MihirakiRaster
 import MihirakiTestSupport
 import Testing
@@ -50,6 +51,26 @@ struct PairingConfidenceTests {
         #expect(seam.pages == [1, 2] && seam.split == known.split, "\(name): confidence \(seam.score)")
         #expect((answer.splits ?? []).contains([1, 2]) == known.split)
         if let most = known.most { #expect(seam.score <= most, "\(name): confidence \(seam.score)") }
+    }
+
+    @Test("A book scanned larger is judged as at its own size: the pairs once got wrong, 1.6 and 2.5 times larger, keep their answer and their confidence within 0.15",
+          arguments: cases.map(\.name), [1.6, 2.5])
+    func resizedCases(_ name: String, scale: Double) throws {
+        let known = try #require(Self.cases.first { $0.name == name })
+        let book = Self.folder.appendingPathComponent(name)
+        let resized = try TemporaryFolder()
+        defer { resized.remove() }
+        for file in try FileManager.default.contentsOfDirectory(atPath: book.path).filter({ $0.hasSuffix(".jpg") }) {
+            let page = try PageDecoder.decode(Fixtures.bytes(book.appendingPathComponent(file)))
+            let larger = LanczosResampler.resample(page, width: Int((Double(page.width) * scale).rounded()),
+                                                   height: Int((Double(page.height) * scale).rounded()))
+            _ = try resized.write(file, try JPEGEncoder.encode(larger, quality: 92))
+        }
+        let original = try #require(try plan([book.path, "--pairing", "auto", "--direction", known.direction]).seams?.first)
+        let answer = try plan([resized.path, "--pairing", "auto", "--direction", known.direction])
+        let seam = try #require(answer.seams?.first, "\(name) at \(scale)×: no seam judged")
+        #expect(seam.split == original.split && abs(seam.score - original.score) <= 0.15,
+                "\(name) at \(scale)×: confidence \(seam.score), \(original.score) at its own size")
     }
 
     @Test("Every seam has a confidence from 0 to 1 in the manifest and --explain; splits are the seams taken; --pairing-threshold moves the bar")

@@ -40,11 +40,11 @@ struct EdgeRowsTests {
     func sameRows(channels: Int, progressive: Bool) throws {
         let bytes = try JPEGEncoder.encode(Self.page(width: 203, height: 1157, channels: channels), quality: 85,
                                            progressive: progressive)
-        let full = PageDecoder.EdgeRequest(depth: Self.depth(_:))
+        let full = PageDecoder.EdgeRequest(depth: Self.depth(_:), stripDepth: { _ in 24 })
         _ = try Self.rows(bytes, atLeast: nil, edges: full)
         #expect(full.rows?.chroma.count == (channels == 3 ? 4 : 0))
         for atLeast in [nil, (203, 1157), (101, 578), (51, 290), (1, 1)] as [(width: Int, height: Int)?] {
-            let request = PageDecoder.EdgeRequest(depth: Self.depth(_:))
+            let request = PageDecoder.EdgeRequest(depth: Self.depth(_:), stripDepth: { _ in 24 })
             let plain = try Self.rows(bytes, atLeast: atLeast, edges: nil)
             let shared = try Self.rows(bytes, atLeast: atLeast, edges: request)
             #expect(plain == shared, "\(String(describing: atLeast))")
@@ -127,9 +127,9 @@ struct EdgeRowsTests {
     @Test("The coefficients' strips are the decoded pixels' luma column by column, within the decoder's rounding; a narrow page has none",
           arguments: [1, 3])
     func stripsMatchPixels(channels: Int) throws {
-        let width = 333, height = 421, depth = PageDecoder.EdgeRows.stripDepth
+        let width = 333, height = 421, depth = 24
         let bytes = try JPEGEncoder.encode(Self.page(width: width, height: height, channels: channels), quality: 95)
-        let request = PageDecoder.EdgeRequest(depth: { _ in 3 })
+        let request = PageDecoder.EdgeRequest(depth: { _ in 3 }, stripDepth: { _ in depth })
         let image = try Self.rows(bytes, atLeast: nil, edges: request)
         let strips = try #require(request.rows?.strips)
         try #require(strips.count == 2 && strips.allSatisfy { $0.count == height * depth })
@@ -153,7 +153,7 @@ struct EdgeRowsTests {
         #expect(total / (2 * height * depth) <= (channels == 1 ? 80 : 96), "mean \(total / (2 * height * depth))")
 
         let narrow = try JPEGEncoder.encode(Self.page(width: 2 * depth - 1, height: 300, channels: channels), quality: 90)
-        let narrowRequest = PageDecoder.EdgeRequest(depth: { _ in 3 })
+        let narrowRequest = PageDecoder.EdgeRequest(depth: { _ in 3 }, stripDepth: { _ in depth })
         _ = try Self.rows(narrow, atLeast: nil, edges: narrowRequest)
         #expect(narrowRequest.rows?.left.count == 300 && narrowRequest.rows?.strips == [])
     }
@@ -178,7 +178,7 @@ struct EdgeRowsTests {
                 for _ in 0...next(4) { bytes[next(bytes.count)] = UInt8(next(256)) }
             }
             let plain = Result { try Self.rows(bytes, atLeast: nil, edges: nil) }
-            let request = PageDecoder.EdgeRequest(depth: { _ in 3 })
+            let request = PageDecoder.EdgeRequest(depth: { _ in 3 }, stripDepth: { _ in 24 })
             let shared = Result { try Self.rows(bytes, atLeast: nil, edges: request) }
             switch (plain, shared) {
             case (.success(let a), .success(let b)): #expect(a == b, "round \(round)")

@@ -26,6 +26,31 @@ struct SeamScoreTests {
         #expect(SeamScore.ranks([]) == [])
     }
 
+    @Test("A page's edge measures are shares of its height: the columns averaged, and the strips' columns, each the mean of the full-resolution columns it covers")
+    func shareOfHeight() {
+        #expect([600, 1199, 1200, 2000, 3000].map(PageEdges.depth(height:)) == [3, 6, 6, 10, 15])
+        let canonical = PageEdges.canonicalHeight, depth = StripScore.depth
+        #expect(PageEdges.stripDepth(height: canonical) == depth && PageEdges.stripDepth(height: 2 * canonical) == 2 * depth)
+        #expect(PageEdges.stripDepth(height: canonical / 2) == depth / 2 && PageEdges.stripDepth(height: canonical + 1) == depth + 1)
+        // Column x holds 16·x + band at every band.
+        func columns(_ count: Int) -> [[Int32]] {
+            (0..<count).map { x in (0..<PageEdges.rows).map { Int32(16 * x + $0) } }
+        }
+        // At the canonical height, the columns as they are.
+        let same = PageEdges.stripColumns(columns(depth), height: canonical)
+        #expect(same[5 * depth + 7] == 16 * 7 + 5 && same.count == PageEdges.rows * depth)
+        // Twice as high: each strip column the mean of two, 16·(2k + 0.5) + band.
+        let double = PageEdges.stripColumns(columns(2 * depth), height: 2 * canonical)
+        #expect((0..<depth).allSatisfy { double[3 * depth + $0] == Int32(32 * $0 + 8 + 3) })
+        // One and a half: the strip's column 0 is all of column 0 and half of column 1 (16/3, rounded), its
+        // column 1 the other half of column 1 and all of column 2 (16·(1/3 + 2·2/3), rounded).
+        let half = PageEdges.stripColumns(columns(PageEdges.stripDepth(height: 3 * canonical / 2)), height: 3 * canonical / 2)
+        #expect(half[0] == 5 && half[1] == 27)
+        // Half as high: each full-resolution column stands for two of the strip's.
+        let small = PageEdges.stripColumns(columns(depth / 2), height: canonical / 2)
+        #expect((0..<depth).allSatisfy { small[$0] == Int32(16 * ($0 / 2)) })
+    }
+
     @Test("Exact integer square roots, at and either side of perfect squares")
     func squareRoots() {
         for root: Int64 in [0, 1, 2, 3, 255, 4096, 94_906_265, 67_108_863] {

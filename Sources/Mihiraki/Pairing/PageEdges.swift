@@ -7,15 +7,21 @@ import MihirakiCodecs
 /// own (a sky or skin crossing the spine carries its detail in colour more
 /// than in brightness).
 ///
-/// The columns are ``depth(height:)`` wide, a fixed share of the page's
-/// height, so a page gives the same edges whatever size it is drawn at: a
-/// JPEG page's come from its coefficients (``PageDecoder/EdgeRows``), in the
-/// same decode that draws it when `render` reads them; other pages' from
-/// their rows. Integer arithmetic throughout, so the profile is the same on
-/// any machine and with any number of jobs.
+/// Every measure is a share of the page's height: the bands, the columns
+/// averaged (``depth(height:)``), and the strips' columns (``strips``, as if
+/// the page were ``canonicalHeight`` rows high), so a book scanned at twice
+/// the size is judged as it is at its own. A JPEG page's
+/// edges come from its coefficients (``PageDecoder/EdgeRows``), in the same
+/// decode that draws it when `render` reads them; other pages' from their
+/// rows. Integer arithmetic throughout, so the profile is the same on any
+/// machine and with any number of jobs.
 struct PageEdges: Sendable, Equatable {
     /// Bands from top to bottom.
     static let rows = 512
+    /// The height the strips are measured as: a column of the strips is a
+    /// 1/1,280 of the page's height wide (one column on a page 1,280 rows
+    /// high, two and a half on one 3,200 rows high).
+    static let canonicalHeight = 1280
 
     /// One channel's two edge profiles, `rows` values each.
     struct Channel: Sendable, Equatable {
@@ -34,10 +40,10 @@ struct PageEdges: Sendable, Equatable {
     /// Luma (BT.601), then for a colour page Cb and Cr.
     var channels: [Channel]
 
-    /// Luma's ``PageDecoder/EdgeRows/stripDepth`` columns next to each edge
-    /// one by one at full resolution, for ``StripScore``: ``rows`` ×
-    /// that many band means in 1/16 levels, row by row, column 0 at the
-    /// edge; nil on a page narrower than twice that.
+    /// Luma's ``StripScore/depth`` columns next to each edge one by one, each
+    /// 1/``canonicalHeight`` of the page's height wide, for ``StripScore``:
+    /// ``rows`` × that many band means in 1/16 levels, row by row, column 0
+    /// at the edge; nil on a page narrower than twice the strip.
     var strips: Channel?
     /// The page's rows at full resolution (0 where the edges were given
     /// profile by profile): how many columns a scan may have lost at the
@@ -45,12 +51,22 @@ struct PageEdges: Sendable, Equatable {
     var height = 0
 
     /// The columns averaged next to each edge of a page `height` rows high:
-    /// 3 at the coarsest of 1/8, 1/4, 1/2 and 1 that keeps at least ``rows``
-    /// rows, so 6 on a 2,000-row scan and 12 on a 3,000-row one.
+    /// a 1/200 of its height, rounded (6 on a page 1,200 rows high, 15 on one
+    /// 3,000 rows high), at least one.
     static func depth(height: Int) -> Int {
-        var scale = 8
-        while scale > 1 && (height + scale - 1) / scale < rows { scale /= 2 }
-        return 3 * scale
+        max(1, (height + 100) / 200)
+    }
+
+    /// The full-resolution columns next to each edge that make a page's
+    /// strips: ``StripScore/depth`` columns a 1/``canonicalHeight`` of its
+    /// height wide, rounded up.
+    static func stripDepth(height: Int) -> Int {
+        (StripScore.depth * height + canonicalHeight - 1) / canonicalHeight
+    }
+
+    /// What a decode is asked for to give a page's edges.
+    static func request() -> PageDecoder.EdgeRequest {
+        PageDecoder.EdgeRequest(depth: depth(height:), stripDepth: stripDepth(height:))
     }
 
     /// Whether a page of this size is too small to judge (the detector then abstains on it).
@@ -64,14 +80,15 @@ struct PageEdges: Sendable, Equatable {
     /// depend on `--color-manage`.
     /// - Throws: `CodecError` when the page cannot be decoded: detection never hides a bad page.
     static func read(_ bytes: [UInt8], maxPixels: Int) throws -> PageEdges? {
-        let request = PageDecoder.EdgeRequest(depth: depth(height:))
+        let request = request()
         return try PageDecoder.withRows(bytes, maxPixels: maxPixels, colorManage: false, edges: request) { width, height, channels, nextRow in
             guard !abstains(width: width, height: height) else { return nil }
             if let rows = request.rows { return PageEdges(rows) }
-            let depth = depth(height: height)
+            let depth = depth(height: height), stripDepth = stripDepth(height: height)
             let colour = channels >= 3
-            var sums = PageDecoder.EdgeRows(depth: depth, left: [], right: [], chroma: colour ? [[], [], [], []] : [])
-            let stripDepth = PageDecoder.EdgeRows.stripDepth, withStrips = PageDecoder.EdgeRows.hasStrips(width: width)
+            var sums = PageDecoder.EdgeRows(depth: depth, left: [], right: [], chroma: colour ? [[], [], [], []] : [],
+                                            stripDepth: stripDepth)
+            let withStrips = PageDecoder.EdgeRows.hasStrips(width: width, stripDepth: stripDepth)
             if withStrips { sums.strips = [[], []] }
             var row = [UInt8](repeating: 0, count: width * channels)
             for _ in 0..<height {
@@ -118,17 +135,44 @@ struct PageEdges: Sendable, Equatable {
         let bands = planes.map { Self.bands($0, depth: sums.depth) }
         channels = stride(from: 0, to: bands.count - 1, by: 2).map { Channel(left: bands[$0], right: bands[$0 + 1]) }
         height = sums.left.count
-        let stripDepth = PageDecoder.EdgeRows.stripDepth
+        let stored = sums.stripDepth
         if sums.strips.count == 2 {
             let sides = sums.strips.map { strip in
-                // Column by column as a plane of one column each, back into rows of bands.
-                let columns = (0..<stripDepth).map { k in
-                    Self.bands(stride(from: k, to: strip.count, by: stripDepth).map { strip[$0] }, depth: 1)
+                // Column by column as a plane of one column each, into bands, then into the strip's columns.
+                let columns = (0..<stored).map { k in
+                    Self.bands(stride(from: k, to: strip.count, by: stored).map { strip[$0] }, depth: 1)
                 }
-                return (0..<(Self.rows * stripDepth)).map { columns[$0 % stripDepth][$0 / stripDepth] }
+                return Self.stripColumns(columns, height: height)
             }
             strips = Channel(left: sides[0], right: sides[1])
         }
+    }
+
+    /// A strip's full-resolution columns (each ``rows`` band means, column 0
+    /// at the edge) as ``StripScore/depth`` columns each a
+    /// 1/``canonicalHeight`` of the page's `height` wide, row by row: each
+    /// the mean of the columns it covers, weighed by how much of each it
+    /// covers (exact integers: column x spans [x·c, (x+1)·c), c the canonical height, and the
+    /// strip's column k [k·height, (k+1)·height)), rounded to nearest.
+    static func stripColumns(_ columns: [[Int32]], height: Int) -> [Int32] {
+        let depth = StripScore.depth, unit = Int64(canonicalHeight), span = Int64(height)
+        // Each strip column's full-resolution columns and how much of each it covers.
+        let weights: [[(column: Int, weight: Int64)]] = (0..<depth).map { k in
+            let (from, to) = (Int64(k) * span, Int64(k + 1) * span)
+            return (Int(from / unit)...Int((to - 1) / unit)).compactMap { x in
+                let weight = min(to, Int64(x + 1) * unit) - max(from, Int64(x) * unit)
+                return weight > 0 && x < columns.count ? (x, weight) : nil
+            }
+        }
+        var out = [Int32](repeating: 0, count: rows * depth)
+        for y in 0..<rows {
+            for k in 0..<depth {
+                var sum: Int64 = 0
+                for (x, weight) in weights[k] { sum += weight * Int64(columns[x][y]) }
+                out[y * depth + k] = Int32((sum + span / 2) / span)
+            }
+        }
+        return out
     }
 
     /// One plane of row sums (`depth` columns each, 1/256 levels) as ``rows`` band means in 1/16 levels.

@@ -1,7 +1,8 @@
 import MihirakiCodecs
 
 /// Measures of two facing edges from their strips (``PageEdges/strips``:
-/// luma's 24 columns next to each edge, 512 bands), which see what a profile
+/// luma's 24 columns next to each edge, each 1/1,280 of the page's height
+/// wide, 512 bands), which see what a profile
 /// averaged over the columns cannot: which way a line or an area's edge
 /// runs, and whether white paper reaches across the strip.
 ///
@@ -34,7 +35,8 @@ import MihirakiCodecs
 ///
 /// Integer arithmetic in a fixed order: the same on every machine.
 enum StripScore {
-    static let depth = PageDecoder.EdgeRows.stripDepth
+    /// Columns a strip has next to its edge (``PageEdges/strips``).
+    static let depth = 24
     static let bands = PageEdges.rows
     /// Shifts (bands) a band of ink must hold at, and line heights may differ by.
     static let reach = 4

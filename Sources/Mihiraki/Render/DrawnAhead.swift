@@ -66,7 +66,7 @@ extension BookPlan {
                                  jobs: jobs) { number, bytes in
             guard let target = sizes[number] else { return nil }
             var image = PixelBuffer(width: target.width, height: target.height, channels: target.channels)
-            let request = PageDecoder.EdgeRequest(depth: PageEdges.depth(height:))
+            let request = PageEdges.request()
             try staticPlan.draw(page: number, bytes: bytes, into: &image,
                                 rect: PixelRect(x: 0, y: 0, width: target.width, height: target.height),
                                 timer: StageTimer(observer: nil), edges: request)
