@@ -1,4 +1,7 @@
 @testable import Mihiraki
+import MihirakiCodecs
+import MihirakiRaster
+import MihirakiTestSupport
 import Testing
 
 /// The split detector's measures on profiles built by hand (docs/pairing.md).
@@ -49,6 +52,43 @@ struct SeamScoreTests {
         // Half as high: each full-resolution column stands for two of the strip's.
         let small = PageEdges.stripColumns(columns(depth / 2), height: canonical / 2)
         #expect((0..<depth).allSatisfy { small[$0] == Int32(16 * ($0 / 2)) })
+    }
+
+    @Test("A JPEG page 2,000 rows high gives the same edges and strips from its coefficients as its decoded pixels do from their rows",
+          arguments: [1, 3])
+    func coefficientsAndRowsAgree(channels: Int) throws {
+        let width = 700, height = 2000
+        // Slanted stripes and a ramp: detail at every height and a slope the strips must keep. The levels
+        // stay clear of 0 and 255, where a decoder clamps what the coefficients overshoot.
+        var pixels = [UInt8](repeating: 0, count: width * height * channels)
+        for y in 0..<height {
+            for x in 0..<width {
+                for c in 0..<channels {
+                    let stripe = (x + y / 3) / 9 % 2 == 0 ? 100 : 0
+                    pixels[(y * width + x) * channels + c] = UInt8(50 + y / 20 + stripe - 20 * c)
+                }
+            }
+        }
+        let page = PixelBuffer(width: width, height: height, channels: channels, pixels: pixels)
+        let jpeg = try JPEGEncoder.encode(page, quality: 95)
+        let coefficients = try #require(try PageEdges.read(jpeg, maxPixels: 1 << 26))
+        let png = try PNGEncoder.encode(try PageDecoder.decode(jpeg), compression: .fast)
+        let rows = try #require(try PageEdges.read(png, maxPixels: 1 << 26))
+        let (a, b) = (try #require(coefficients.strips), try #require(rows.strips))
+        #expect(a.left.count == PageEdges.rows * StripScore.depth && b.left.count == a.left.count)
+        #expect(coefficients.height == height && rows.height == height && coefficients.channels.count == rows.channels.count)
+        // A decoded pixel is rounded to a whole level (16 in 1/16 levels); its colour luma is made again from rounded R, G and B.
+        func largestDifference(_ x: PageEdges.Channel, _ y: PageEdges.Channel) -> Int {
+            var largest = 0
+            for (u, v) in zip(x.left + x.right, y.left + y.right) { largest = max(largest, abs(Int(u) - Int(v))) }
+            return largest
+        }
+        let worst = largestDifference(a, b)
+        #expect(worst <= (channels == 1 ? 8 : 16), "worst \(worst)")
+        for (x, y) in zip(coefficients.channels, rows.channels) {
+            let profiles = largestDifference(x, y)
+            #expect(profiles <= 16, "worst \(profiles)")
+        }
     }
 
     @Test("Exact integer square roots, at and either side of perfect squares")
