@@ -106,6 +106,21 @@ struct StripScoreTests {
         #expect(try #require(StripScore.linesContinue(a, elsewhere, lost: 10)).share <= 100)
     }
 
+    @Test("The detector searches the same lost strip, 12 of the strips' columns, on every page: the strips' columns are shares of the height")
+    func lostStripIsAShareOfTheHeight() throws {
+        // 12 columns lost: the line at step m enters page b 1.2·m bands from where it left page a.
+        let leaving = [(40, 9), (110, -7), (190, 5), (260, -11), (330, 8), (400, -6), (470, 10)]
+        let a = Self.lines(leaving), b = Self.lines(leaving.map { (height, step) in (height - 12 * step / 10, -step) })
+        func page(_ strip: [Int32]) -> PageEdges {
+            var page = PageEdges(channels: [.init(left: [Int32](repeating: 16 * 240, count: PageEdges.rows),
+                                                  right: [Int32](repeating: 16 * 240, count: PageEdges.rows))])
+            page.strips = .init(left: strip, right: strip)
+            return page
+        }
+        let strips = try #require(SplitDetector.strips(page(a), page(b), direction: .ltr))
+        #expect(StripScore.lostColumns == 12 && (strips.lines ?? 0) >= 750, "\(strips)")
+    }
+
     /// Stripes between boundaries through the edge at their heights, each running its step away from it:
     /// paper (240) above the first, then ink (80) and paper in turn (inverted: ink first).
     static func stripes(_ boundaries: [(height: Int, step: Int)], inverted: Bool = false) -> [Int32] {

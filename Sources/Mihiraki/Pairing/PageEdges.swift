@@ -45,10 +45,6 @@ struct PageEdges: Sendable, Equatable {
     /// ``rows`` × that many band means in 1/16 levels, row by row, column 0
     /// at the edge; nil on a page narrower than twice the strip.
     var strips: Channel?
-    /// The page's rows at full resolution (0 where the edges were given
-    /// profile by profile): how many columns a scan may have lost at the
-    /// spine is a share of it (``StripScore/lostShare``).
-    var height = 0
 
     /// The columns averaged next to each edge of a page `height` rows high:
     /// a 1/200 of its height, rounded (6 on a page 1,200 rows high, 15 on one
@@ -134,8 +130,7 @@ struct PageEdges: Sendable, Equatable {
         let planes = [sums.left, sums.right] + sums.chroma
         let bands = planes.map { Self.bands($0, depth: sums.depth) }
         channels = stride(from: 0, to: bands.count - 1, by: 2).map { Channel(left: bands[$0], right: bands[$0 + 1]) }
-        height = sums.left.count
-        let stored = sums.stripDepth
+        let height = sums.left.count, stored = sums.stripDepth
         if sums.strips.count == 2 {
             let sides = sums.strips.map { strip in
                 // Column by column as a plane of one column each, into bands, then into the strip's columns.

@@ -163,10 +163,10 @@ enum SplitDetector {
     /// What the strips of two consecutive pages say (``StripScore``): nil
     /// unless both pages have strips.
     static func strips(_ a: PageEdges?, _ b: PageEdges?, direction: ReadingDirection) -> Seam.Strips? {
-        guard let pageA = a, let pageB = b, let a = pageA.strips, let b = pageB.strips else { return nil }
+        guard let a = a?.strips, let b = b?.strips else { return nil }
         let (outgoing, incoming) = (a.facing(direction).outgoing, b.facing(direction).incoming)
         let (out, into) = (StripScore.Strip(outgoing), StripScore.Strip(incoming))
-        let lost = (pageA.height + pageB.height) / (2 * StripScore.lostShare)
+        let lost = StripScore.lostColumns
         let (outResponse, intoResponse) = (StripScore.response(out), StripScore.response(into))
         let (outLines, intoLines) = (StripScore.lines(response: outResponse), StripScore.lines(response: intoResponse))
         let lines = StripScore.linesContinue(outLines, intoLines, lost: lost)

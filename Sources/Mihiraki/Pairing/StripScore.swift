@@ -443,9 +443,10 @@ enum StripScore {
         return (Int(best.matched * 1000 / best.total), Int(strength / (unit * Int64(depth) * 10)))
     }
 
-    /// The columns two scans may have lost at the spine together, as a
-    /// share of the page's height (1/``lostShare``): 12 on a page 1,200 rows high.
-    static let lostShare = 100
+    /// The strips' columns two scans may have lost at the spine together:
+    /// 12, nearly 1 % of the page's height (each column a 1/1,280 of it,
+    /// ``PageEdges/canonicalHeight``).
+    static let lostColumns = 12
 
     /// What the strips add to a seam's confidence, in thousandths: less twice
     /// the share of paper against ink over 0.02; where the pages draw
