@@ -54,6 +54,56 @@ struct SeamScoreTests {
         #expect((0..<depth).allSatisfy { small[$0] == Int32(16 * ($0 / 2)) })
     }
 
+    /// A page 1,200 rows high as its row sums: each row's left edge `edge(y, x)` (x from the edge, levels),
+    /// its right edge `content(y)` throughout.
+    static func rows(_ content: (Int) -> Int, _ edge: (Int, Int) -> Int) -> PageDecoder.EdgeRows {
+        let height = 1200, depth = PageEdges.depth(height: height), stored = PageEdges.stripDepth(height: height)
+        var sums = PageDecoder.EdgeRows(depth: depth, left: [], right: [], stripDepth: stored, strips: [[], []])
+        for y in 0..<height {
+            let left = (0..<stored).map { Int32(edge(y, $0) * 256) }, right = Int32(content(y) * 256)
+            sums.left.append(left[0..<depth].reduce(0, +))
+            sums.right.append(right * Int32(depth))
+            sums.strips[0] += left
+            sums.strips[1] += [Int32](repeating: right, count: stored)
+        }
+        return sums
+    }
+
+    @Test("A scan rotated to straighten it: the white its fill leaves along a side edge, a wedge from one corner, is left out of the edge and its strip")
+    func scanFill() {
+        // Dark artwork with a rise and fall down the page.
+        func content(_ y: Int) -> Int { 40 + y % 97 / 3 }
+        // The wedge: 3 white columns at the top narrowing to none at row 300, and one where fill and page blend,
+        // to row 400 (a scan 1,200 rows high rotated by about 0.3°).
+        func wedge(from start: Int, to end: Int, upward: Bool = false) -> (Int, Int) -> Int {
+            { y, x in
+                let from = upward ? 1199 - y : y
+                guard from >= start && from < end else { return content(y) }
+                let white = 3 * (end - 100 - from) / (end - 100 - start)
+                return x < white ? 250 : x == white ? (250 + content(y)) / 2 : content(y)
+            }
+        }
+        let straight = Self.rows(content) { y, _ in content(y) }
+        let filled = Self.rows(content, wedge(from: 0, to: 400))
+        // From the top corner, and from the bottom one.
+        for filled in [Self.rows(content, wedge(from: 0, to: 400)), Self.rows(content, wedge(from: 0, to: 400, upward: true))] {
+            let (before, after) = (filled == straight, PageEdges.withoutFill(filled) == straight)
+            #expect(!before && after)
+        }
+
+        // What is not a scan's fill stays: a wedge that starts away from the corners, one past the middle,
+        // a light band of the artwork along the edge ending at its own width, and a dark line near the edge
+        // of white paper.
+        let middle = Self.rows(content, wedge(from: 500, to: 900))
+        let long = Self.rows(content, wedge(from: 0, to: 800))
+        let band = Self.rows(content) { y, x in y < 500 && x < 4 ? 120 : content(y) }
+        let line = Self.rows({ _ in 250 }) { y, x in y < 340 && (7...9).contains(x) ? 10 : 250 }
+        for sums in [middle, long, band, line] {
+            let kept = PageEdges.withoutFill(sums) == sums
+            #expect(kept)
+        }
+    }
+
     @Test("A JPEG page 2,000 rows high gives the same edges and strips from its coefficients as its decoded pixels do from their rows",
           arguments: [1, 3])
     func coefficientsAndRowsAgree(channels: Int) throws {
