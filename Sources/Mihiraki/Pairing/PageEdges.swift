@@ -177,7 +177,7 @@ struct PageEdges: Sendable, Equatable {
 
     /// The rows of a strip (`stored` full-resolution columns a row, column 0
     /// at the edge) that a scan's fill reaches, each with the columns to
-    /// skip: those from the edge ``fillStep`` lighter than the mean of the
+    /// skip: those from the edge ``fillStep`` lighter than the median of the
     /// `depth` columns `depth` in (at most `depth` of them). Only rows in a
     /// run from the top or the bottom of the page count, since a scan's fill
     /// starts at a corner (within `2·depth` rows of it, a 1/100 of the
