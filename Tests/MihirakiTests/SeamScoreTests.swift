@@ -92,13 +92,15 @@ struct SeamScoreTests {
         }
 
         // What is not a scan's fill stays: a wedge that starts away from the corners, one past the middle,
-        // a light band of the artwork along the edge ending at its own width, and a dark line near the edge
-        // of white paper.
+        // a light band of the artwork along the edge ending at its own width, one over a few rows only,
+        // and a dark line near the edge of white paper.
         let middle = Self.rows(content, wedge(from: 500, to: 900))
         let long = Self.rows(content, wedge(from: 0, to: 800))
         let band = Self.rows(content) { y, x in y < 500 && x < 4 ? 120 : content(y) }
+        // A light stripe of a background reaching the edge for a few rows at the top, two columns wide.
+        let stripe = Self.rows(content) { y, x in y < 24 && x < 2 ? 120 : content(y) }
         let line = Self.rows({ _ in 250 }) { y, x in y < 340 && (7...9).contains(x) ? 10 : 250 }
-        for sums in [middle, long, band, line] {
+        for sums in [middle, long, band, stripe, line] {
             let kept = PageEdges.withoutFill(sums) == sums
             #expect(kept)
         }

@@ -184,9 +184,9 @@ struct PageEdges: Sendable, Equatable {
     /// height); rows of paper across the strip (a margin, a shifted scan's
     /// blank rows) are passed over before it, and the run ends where `depth`
     /// rows in a row have none. A run that reaches the middle of the page,
-    /// or that ends wider than half of `depth` (3 columns on a page 1,200
-    /// rows high), is a band of the artwork,
-    /// not a scan's fill.
+    /// that ends wider than half of `depth` (3 columns on a page 1,200
+    /// rows high), or that spans less than a 1/20 of the height is a band
+    /// of the artwork, not a scan's fill.
     static func fill(_ strip: [Int32], stored: Int, depth: Int) -> [(row: Int, width: Int)] {
         let height = stored == 0 ? 0 : strip.count / stored
         guard stored >= 3 * depth else { return [] }
@@ -217,8 +217,10 @@ struct PageEdges: Sendable, Equatable {
                 missing = 0
                 run.append((y, width))
             }
-            // A wedge narrows to a column or two where it ends; a band of the artwork ends at its own width.
-            if !reachesMiddle, let last = run.last, last.width <= max(2, depth / 2) { rows += run }
+            // A wedge narrows to a column or two where it ends, over a 1/20 of the height or more (a column at
+            // a skew of 1°); a band of the artwork ends at its own width, or within a few rows.
+            if !reachesMiddle, let first = run.first, let last = run.last, last.width <= max(2, depth / 2),
+               abs(last.row - first.row) + 1 >= height / 20 { rows += run }
         }
         return rows
     }
