@@ -73,8 +73,8 @@ struct SeamScoreTests {
     func scanFill() {
         // Dark artwork with a rise and fall down the page.
         func content(_ y: Int) -> Int { 40 + y % 97 / 3 }
-        // The wedge: 3 white columns at the top narrowing to none at row 300, and one where fill and page blend,
-        // to row 400 (a scan 1,200 rows high rotated by about 0.3°).
+        // The wedge: 3 white columns at the top row narrowing to none by row 200, and next to them one column
+        // where fill and page blend, to row 400 (a scan 1,200 rows high rotated by about 0.3°).
         func wedge(from start: Int, to end: Int, upward: Bool = false) -> (Int, Int) -> Int {
             { y, x in
                 let from = upward ? 1199 - y : y
@@ -84,7 +84,6 @@ struct SeamScoreTests {
             }
         }
         let straight = Self.rows(content) { y, _ in content(y) }
-        let filled = Self.rows(content, wedge(from: 0, to: 400))
         // From the top corner, and from the bottom one.
         for filled in [Self.rows(content, wedge(from: 0, to: 400)), Self.rows(content, wedge(from: 0, to: 400, upward: true))] {
             let (before, after) = (filled == straight, PageEdges.withoutFill(filled) == straight)
