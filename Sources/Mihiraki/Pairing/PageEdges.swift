@@ -124,8 +124,9 @@ struct PageEdges: Sendable, Equatable {
         self.channels = channels
     }
 
-    /// The rows spread evenly over the bands; a page shorter than ``rows``
-    /// leaves some bands empty, and each takes the band above.
+    /// The rows, with a scan's fill left out (``withoutFill(_:)``), spread
+    /// evenly over the bands; a page shorter than ``rows`` leaves some bands
+    /// empty, and each takes the band above.
     private init(_ sums: PageDecoder.EdgeRows) {
         let sums = Self.withoutFill(sums)
         let planes = [sums.left, sums.right] + sums.chroma
