@@ -216,6 +216,23 @@ static void block_pixels(const JCOEF *block, const UINT16 *quant, int64_t pixels
         }
 }
 
+/// A sample's highest level, in 1/256: the edges hold only levels the
+/// page's own Y, Cb and Cr samples can (0–255 each, as libjpeg clamps them
+/// when it decodes). A file's coefficients times its quantization can stand
+/// for levels far past those (16-bit tables reach 65,535 a place); held to
+/// them, such a file's edges are what its decoded samples show, and no sum
+/// of them leaves the integers pairing adds them in.
+#define SAMPLE_MAX ((int64_t)255 * 256)
+/// The most a run of a block's columns adds before it is weighed, × 2^24:
+/// 2^50 is 2^26 levels a sample, past any a real block holds (256), and
+/// under it no run, weighed by a subsampling of at most 4 and summed over
+/// the columns of an edge, overflows 64 bits.
+#define PART_LIMIT ((int64_t)1 << 50)
+
+static inline int64_t clamp64(int64_t value, int64_t low, int64_t high) {
+    return value < low ? low : value > high ? high : value;
+}
+
 int mh_jpeg_edges(mh_jpeg_reader *reader, uint32_t depth, int32_t *left, int32_t *right, int32_t *chroma,
                   int *has_chroma, uint32_t strip_depth, int32_t *strips, mh_error *error) {
     mh_set_error(error, MH_OK, "");
@@ -302,7 +319,7 @@ int mh_jpeg_edges(mh_jpeg_reader *reader, uint32_t depth, int32_t *left, int32_t
                     }
                     int64_t part[8] = {0};
                     add_block_columns(blocks[0][x / 8], quant, (int)(x % 8), (int)(run_end - (x / 8) * 8), part);
-                    for (int y = 0; y < 8; y++) sums[y] += part[y] * weight;
+                    for (int y = 0; y < 8; y++) sums[y] += clamp64(part[y], -PART_LIMIT, PART_LIMIT) * weight;
                     x = run_end;
                 }
                 // Luma's strip: each of the strip_depth columns next to this edge on its own.
@@ -317,8 +334,8 @@ int mh_jpeg_edges(mh_jpeg_reader *reader, uint32_t depth, int32_t *left, int32_t
                     for (uint32_t j = 0; j < run; j++) {
                         uint32_t column = side == 0 ? x % 8 + j : x % 8 - j;
                         for (uint32_t y = 0; y < 8 && block_row * 8 + y < height; y++)
-                            strip[(size_t)(block_row * 8 + y) * strip_depth + k + j] =
-                                (int32_t)(((pixels[y][column] + ((int64_t)1 << 15)) >> 16) + (int64_t)128 * 256);
+                            strip[(size_t)(block_row * 8 + y) * strip_depth + k + j] = (int32_t)clamp64(
+                                ((pixels[y][column] + ((int64_t)1 << 15)) >> 16) + (int64_t)128 * 256, 0, SAMPLE_MAX);
                     }
                     k += run;
                 }
@@ -326,7 +343,8 @@ int mh_jpeg_edges(mh_jpeg_reader *reader, uint32_t depth, int32_t *left, int32_t
                 for (uint32_t y = 0; y < 8; y++) {
                     // × 2^24 to 1/256 levels, rounded down (an arithmetic shift, the same
                     // everywhere); a subsampled sample stands for `down` rows.
-                    int32_t value = (int32_t)(((sums[y] + ((int64_t)1 << 15)) >> 16) + shift);
+                    int32_t value = (int32_t)clamp64(((sums[y] + ((int64_t)1 << 15)) >> 16) + shift, 0,
+                                                     (int64_t)depth * SAMPLE_MAX);
                     for (uint32_t k = 0; k < down; k++) {
                         uint32_t row = (block_row * 8 + y) * down + k;
                         if (row < height) out[row] = value;

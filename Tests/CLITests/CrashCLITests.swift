@@ -1,4 +1,5 @@
 import Foundation
+import MihirakiRaster
 import MihirakiTestSupport
 import Testing
 
@@ -45,6 +46,39 @@ struct CrashCLITests {
                 #expect(view.mode == "RGB", "\(flags): \(path) is \(view.mode)")
             }
         }
+    }
+
+    /// JPEG pages whose quantization tables (16 bits, 65,535 in every place)
+    /// make their coefficients stand for levels far past any a sample holds:
+    /// the decoder clamps each sample, but pairing read the edges from the
+    /// coefficients as they were, and `plan --pairing auto` ended with exit
+    /// 132 (an overflow trapped) while `render` failed the book as an internal error.
+    @Test("JPEG pages whose coefficients reach far past any level: planned and rendered with --pairing auto",
+          arguments: [1, 3])
+    func extremeCoefficients(channels: Int) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let pages = folder.path + "/book"
+        try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
+        var state: UInt64 = UInt64(channels)
+        for page in 1...3 {
+            var noise = PixelBuffer(width: 120, height: 180, channels: channels)
+            for i in noise.pixels.indices {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                noise.pixels[i] = UInt8(truncatingIfNeeded: state >> 56)
+            }
+            let bytes = JPEGEncoder.quantized(try JPEGEncoder.encode(noise, quality: 100), everywhere: 65535)
+            try Data(bytes).write(to: URL(fileURLWithPath: "\(pages)/p\(page).jpg"))
+        }
+        let plan = try await onOwnThread { try mihiraki(["plan", pages, "--pairing", "auto", "--explain"]) }
+        #expect(plan.status == 0 && plan.stderr.isEmpty, "exit \(plan.status) \(plan.stderr.prefix(300))")
+        #expect(plan.stdout.contains("# pages 1+2:"), "\(plan.stdout.prefix(600))")
+        let out = folder.path + "/out"
+        let render = try await onOwnThread {
+            try mihiraki(["render", pages, "-o", out, "--pairing", "auto", "--size", "x60", "--quiet"])
+        }
+        #expect(render.status == 0 && render.stderr.isEmpty, "exit \(render.status) \(render.stderr.prefix(300))")
+        #expect(FileManager.default.fileExists(atPath: out + "/book/manifest.json"))
     }
 
     /// `-o q` (a relative path of one letter that does not exist yet) made

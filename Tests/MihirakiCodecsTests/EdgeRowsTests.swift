@@ -158,6 +158,34 @@ struct EdgeRowsTests {
         #expect(narrowRequest.rows?.left.count == 300 && narrowRequest.rows?.strips == [])
     }
 
+    /// A JPEG's coefficients times its quantization can stand for levels far
+    /// past any a sample holds (16-bit tables of 65,535 over a page of noise
+    /// encoded at quality 100): libjpeg clamps each decoded sample, and the
+    /// edges read from the coefficients wrapped past Int32 instead, which
+    /// trapped pairing's arithmetic (`plan --pairing auto` ended with exit 132).
+    @Test("Coefficients far past any level: the edges and strips hold only levels the page's samples can",
+          arguments: [1, 3])
+    func extremeCoefficients(channels: Int) throws {
+        let width = 96, height = 200, depth = 5
+        var noise = PixelBuffer(width: width, height: height, channels: channels)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for i in noise.pixels.indices {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            noise.pixels[i] = UInt8(truncatingIfNeeded: state >> 56)
+        }
+        let bytes = JPEGEncoder.quantized(try JPEGEncoder.encode(noise, quality: 100), everywhere: 65535)
+        let request = PageDecoder.EdgeRequest(depth: { _ in depth }, stripDepth: { _ in 24 })
+        let image = try Self.rows(bytes, atLeast: nil, edges: request)
+        #expect(image.width == width && image.height == height)
+        let edges = try #require(request.rows)
+        let sums = Int32(0)...Int32(depth * 255 * 256)
+        #expect(edges.left.count == height && (edges.left + edges.right).allSatisfy(sums.contains))
+        #expect(edges.chroma.count == (channels == 3 ? 4 : 0) && edges.chroma.joined().allSatisfy(sums.contains))
+        #expect(edges.strips.count == 2 && edges.strips.joined().allSatisfy((Int32(0)...Int32(255 * 256)).contains))
+        // Such a file still has edges at both extremes, as its decoded samples do.
+        #expect(edges.strips.joined().contains(0) && edges.strips.joined().contains(255 * 256))
+    }
+
     @Test("Damaged JPEGs: reading the edges never crashes or hangs, and fails or succeeds with the plain decode, with the same rows",
           arguments: ["baseline", "progressive", "gray", "made-progressive"])
     func damaged(name: String) throws {

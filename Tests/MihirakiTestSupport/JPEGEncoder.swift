@@ -36,4 +36,31 @@ public enum JPEGEncoder {
         defer { free(output) }
         return Array(UnsafeBufferPointer(start: output, count: size))
     }
+
+    /// `jpeg` with every quantization table rewritten as a 16-bit table of
+    /// `value` in each of its 64 places: a file libjpeg reads whole, whose
+    /// coefficients then stand for levels far past what a sample can hold
+    /// (its decoder clamps each sample; nothing else has to).
+    public static func quantized(_ jpeg: [UInt8], everywhere value: UInt16) -> [UInt8] {
+        var out = Array(jpeg.prefix(2)), i = 2
+        while i + 4 <= jpeg.count, jpeg[i] == 0xFF {
+            let marker = jpeg[i + 1], length = Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3])
+            if marker == 0xDA { break }  // the scan: the rest is copied as it is
+            guard marker == 0xDB else {
+                out += jpeg[i..<(i + 2 + length)]
+                i += 2 + length
+                continue
+            }
+            var tables: [UInt8] = [], j = i + 4
+            while j < i + 2 + length {
+                let precision = jpeg[j] >> 4, slot = jpeg[j] & 15
+                tables.append(0x10 | slot)
+                for _ in 0..<64 { tables += [UInt8(value >> 8), UInt8(value & 0xFF)] }
+                j += 1 + 64 * (precision == 0 ? 1 : 2)
+            }
+            out += [0xFF, 0xDB, UInt8((tables.count + 2) >> 8), UInt8((tables.count + 2) & 0xFF)] + tables
+            i += 2 + length
+        }
+        return out + jpeg[i...]
+    }
 }

@@ -84,8 +84,11 @@ int mh_jpeg_reduce(mh_jpeg_reader *reader, uint32_t min_width, uint32_t min_heig
 /// after any `mh_jpeg_reduce`): keeps the whole file's coefficients, and for
 /// each stored row `y` writes into `left[y]` and `right[y]` the sum of the
 /// luma of the `depth` columns next to each side edge at full resolution, in
-/// 1/256 levels, from the exact inverse DCT in fixed point (not clamped to
-/// 0–255). Rows read afterwards are the same pixels as without this call.
+/// 1/256 levels, from the exact inverse DCT in fixed point: the sum is not
+/// the sum of samples clamped to 0–255, but it is held to the range such a
+/// sum has (0 to `depth` × 255 levels), and so is every value written here,
+/// whatever the file's coefficients and quantization say. Rows read
+/// afterwards are the same pixels as without this call.
 /// Returns MH_ERR_UNSUPPORTED, having changed nothing, for pages whose luma
 /// is not the first component at full resolution (CMYK, RGB-coded, 12-bit,
 /// subsampled luma) or narrower than `depth`, and after a reduction to 1/8
@@ -98,7 +101,7 @@ int mh_jpeg_reduce(mh_jpeg_reader *reader, uint32_t min_width, uint32_t min_heig
 /// With `strips` (2 × height × strip_depth values, strip_depth at most half
 /// the width), also luma's `strip_depth` columns next to each edge one by
 /// one, left edge then right, row by row, column 0 at the edge, in 1/256
-/// levels.
+/// levels, each clamped to 0–255 as a decoded sample is.
 int mh_jpeg_edges(mh_jpeg_reader *reader, uint32_t depth, int32_t *left, int32_t *right, int32_t *chroma,
                   int *has_chroma, uint32_t strip_depth, int32_t *strips, mh_error *error);
 void mh_jpeg_close(mh_jpeg_reader *reader);
