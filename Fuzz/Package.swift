@@ -15,7 +15,7 @@ let package = Package(
     // Without the default traits: the permissive build (no poppler), which CI
     // compiles here. The PDF target still reads picture pages, qpdf and openjp2.
     dependencies: [.package(path: "..", traits: [])],
-    targets: [.target(name: "FuzzDriver")] + ["FuzzImage", "FuzzComicInfo", "FuzzArchive", "FuzzPDF"].map { name in
+    targets: [.target(name: "FuzzDriver")] + ["FuzzImage", "FuzzComicInfo", "FuzzArchive", "FuzzPDF", "FuzzPairing"].map { name in
         .executableTarget(name: name, dependencies: ["FuzzDriver", .product(name: "Mihiraki", package: mihiraki)])
     } + [
         // The server's request parsing, without its HTTP stack.

@@ -158,6 +158,44 @@ struct EdgeRowsTests {
         #expect(narrowRequest.rows?.left.count == 300 && narrowRequest.rows?.strips == [])
     }
 
+    /// Black lines on white paper: the inverse DCT rings past white and past
+    /// black next to each line, and the decoder clamps every sample it
+    /// gives. The coefficients' sums were those of the unclamped samples,
+    /// 2.75 levels a sample past white at worst at quality 75 here; held to
+    /// what a sum of samples can be, they are within the decoder's rounding
+    /// again on white paper, as a row path (a PNG of the same pixels) sees it.
+    @Test("Lines on white paper, where the inverse DCT rings past white: the coefficients' edges are the decoded pixels' column sums",
+          arguments: [1, 3])
+    func ringingPastWhite(channels: Int) throws {
+        let width = 160, height = 240, depth = 6
+        var image = PixelBuffer(width: width, height: height, channels: channels)
+        for y in 0..<height {
+            for x in 0..<width {
+                // Paper, crossed by black lines two pixels wide every 11 rows and at a slant.
+                let ink = y % 11 < 2 || (x + 2 * y) % 37 < 2
+                for c in 0..<channels { image.pixels[(y * width + x) * channels + c] = ink ? 0 : 255 }
+            }
+        }
+        let bytes = try JPEGEncoder.encode(image, quality: 75)
+        let request = PageDecoder.EdgeRequest(depth: { _ in depth })
+        let decoded = try Self.rows(bytes, atLeast: nil, edges: request)
+        let edges = try #require(request.rows)
+        var worst = 0
+        for y in 0..<height {
+            for (first, sums) in [(0, edges.left), (width - depth, edges.right)] {
+                var expected = 0
+                for x in first..<(first + depth) {
+                    let i = (y * width + x) * channels
+                    expected += channels == 1 ? Int(decoded.pixels[i]) << 8
+                        : 77 * Int(decoded.pixels[i]) + 150 * Int(decoded.pixels[i + 1]) + 29 * Int(decoded.pixels[i + 2])
+                }
+                // Rows of paper alone, the decoded samples all white: the sum is the white one.
+                if expected == depth * 255 * 256 { worst = max(worst, abs(Int(sums[y]) - expected)) }
+            }
+        }
+        #expect(worst <= depth * 128, "worst \(worst) on rows of white paper")
+    }
+
     /// A JPEG's coefficients times its quantization can stand for levels far
     /// past any a sample holds (16-bit tables of 65,535 over a page of noise
     /// encoded at quality 100): libjpeg clamps each decoded sample, and the
