@@ -35,6 +35,14 @@ struct EdgeRowsTests {
 
     static func depth(_ height: Int) -> Int { height >= 1024 ? 12 : 5 }
 
+    /// The luma (BT.601, 1/256 levels) of a decoded gray or RGB image's `columns` in row `y`, summed.
+    static func luma(_ image: PixelBuffer, row y: Int, columns: Range<Int>) -> Int {
+        columns.reduce(0) { sum, x in
+            let i = (y * image.width + x) * image.channels, p = image.pixels
+            return sum + (image.channels == 1 ? Int(p[i]) << 8 : 77 * Int(p[i]) + 150 * Int(p[i + 1]) + 29 * Int(p[i + 2]))
+        }
+    }
+
     @Test("Rows are the same pixels whether or not the edges were taken, at every scale, baseline and progressive, gray and colour",
           arguments: [(1, false), (3, false), (1, true), (3, true)])
     func sameRows(channels: Int, progressive: Bool) throws {
@@ -80,13 +88,7 @@ struct EdgeRowsTests {
         var worst = 0, total = 0
         for y in 0..<height {
             for (side, sums) in [(0, edges.left), (width - depth, edges.right)] {
-                var expected = 0
-                for x in side..<(side + depth) {
-                    let i = (y * width + x) * channels
-                    expected += channels == 1 ? Int(image.pixels[i]) << 8
-                        : 77 * Int(image.pixels[i]) + 150 * Int(image.pixels[i + 1]) + 29 * Int(image.pixels[i + 2])
-                }
-                let difference = abs(Int(sums[y]) - expected)
+                let difference = abs(Int(sums[y]) - Self.luma(image, row: y, columns: side..<(side + depth)))
                 worst = max(worst, difference)
                 total += difference
             }
@@ -137,10 +139,7 @@ struct EdgeRowsTests {
         for y in 0..<height {
             for k in 0..<depth {
                 for (side, x) in [(0, k), (1, width - 1 - k)] {
-                    let i = (y * width + x) * channels
-                    let expected = channels == 1 ? Int(image.pixels[i]) << 8
-                        : 77 * Int(image.pixels[i]) + 150 * Int(image.pixels[i + 1]) + 29 * Int(image.pixels[i + 2])
-                    let difference = abs(Int(strips[side][y * depth + k]) - expected)
+                    let difference = abs(Int(strips[side][y * depth + k]) - Self.luma(image, row: y, columns: x..<(x + 1)))
                     worst = max(worst, difference)
                     total += difference
                 }
@@ -183,12 +182,7 @@ struct EdgeRowsTests {
         var worst = 0
         for y in 0..<height {
             for (first, sums) in [(0, edges.left), (width - depth, edges.right)] {
-                var expected = 0
-                for x in first..<(first + depth) {
-                    let i = (y * width + x) * channels
-                    expected += channels == 1 ? Int(decoded.pixels[i]) << 8
-                        : 77 * Int(decoded.pixels[i]) + 150 * Int(decoded.pixels[i + 1]) + 29 * Int(decoded.pixels[i + 2])
-                }
+                let expected = Self.luma(decoded, row: y, columns: first..<(first + depth))
                 // Rows of paper alone, the decoded samples all white: the sum is the white one.
                 if expected == depth * 255 * 256 { worst = max(worst, abs(Int(sums[y]) - expected)) }
             }
