@@ -224,10 +224,11 @@ static void block_pixels(const JCOEF *block, const UINT16 *quant, int64_t pixels
 /// of them leaves the integers pairing adds them in.
 #define SAMPLE_MAX ((int64_t)255 * 256)
 /// The most a run of a block's columns adds before it is weighed, × 2^24:
-/// 2^50 is 2^26 levels a sample, past any a real block holds (256), and
-/// under it no run, weighed by a subsampling of at most 4 and summed over
-/// the columns of an edge, overflows 64 bits.
-#define PART_LIMIT ((int64_t)1 << 50)
+/// 2^44 is 2^20 levels over the run, far past what a real block's 8
+/// columns hold (2^11), and under it no sum overflows 64 bits: an edge as
+/// wide as the widest JPEG is 2^13 runs, each weighed by a subsampling of
+/// at most 4.
+#define PART_LIMIT ((int64_t)1 << 44)
 
 static inline int64_t clamp64(int64_t value, int64_t low, int64_t high) {
     return value < low ? low : value > high ? high : value;

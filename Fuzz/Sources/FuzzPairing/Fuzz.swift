@@ -8,9 +8,9 @@ let folder = NSTemporaryDirectory() + "mihiraki-fuzz-pairing-\(getpid())"
 /// JPEG's coefficients or from any page's rows, and every measure of a
 /// seam), `--crop-borders` and `--split-wide auto`. The input is written
 /// as two pages, so the detector judges a seam between them. The first
-/// byte picks which of the three run and the direction; the pages are the
-/// rest, named by what they start with. Errors are fine; crashes, hangs
-/// and memory errors are what the fuzzer looks for.
+/// byte picks which of the three run, the direction and the threshold; the
+/// pages are the rest, named by what they start with. Errors are fine;
+/// crashes, hangs and memory errors are what the fuzzer looks for.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size > 1 else { return 0 }
