@@ -1,5 +1,4 @@
 import Foundation
-import MihirakiRaster
 import MihirakiTestSupport
 import Testing
 
@@ -60,14 +59,9 @@ struct CrashCLITests {
         defer { folder.remove() }
         let pages = folder.path + "/book"
         try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
-        var state: UInt64 = UInt64(channels)
         for page in 1...3 {
-            var noise = PixelBuffer(width: 120, height: 180, channels: channels)
-            for i in noise.pixels.indices {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
-                noise.pixels[i] = UInt8(truncatingIfNeeded: state >> 56)
-            }
-            let bytes = JPEGEncoder.quantized(try JPEGEncoder.encode(noise, quality: 100), everywhere: 65535)
+            let bytes = try JPEGEncoder.farPastAnyLevel(width: 120, height: 180, channels: channels,
+                                                        seed: UInt64(10 * channels + page))
             try Data(bytes).write(to: URL(fileURLWithPath: "\(pages)/p\(page).jpg"))
         }
         let plan = try await onOwnThread { try mihiraki(["plan", pages, "--pairing", "auto", "--explain"]) }

@@ -199,13 +199,7 @@ struct EdgeRowsTests {
           arguments: [1, 3])
     func extremeCoefficients(channels: Int) throws {
         let width = 96, height = 200, depth = 5
-        var noise = PixelBuffer(width: width, height: height, channels: channels)
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for i in noise.pixels.indices {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            noise.pixels[i] = UInt8(truncatingIfNeeded: state >> 56)
-        }
-        let bytes = JPEGEncoder.quantized(try JPEGEncoder.encode(noise, quality: 100), everywhere: 65535)
+        let bytes = try JPEGEncoder.farPastAnyLevel(width: width, height: height, channels: channels, seed: 1)
         let request = PageDecoder.EdgeRequest(depth: { _ in depth }, stripDepth: { _ in 24 })
         let image = try Self.rows(bytes, atLeast: nil, edges: request)
         #expect(image.width == width && image.height == height)

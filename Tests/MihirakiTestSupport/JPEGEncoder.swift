@@ -37,6 +37,16 @@ public enum JPEGEncoder {
         return Array(UnsafeBufferPointer(start: output, count: size))
     }
 
+    /// A page of noise (``SeededGenerator`` from `seed`) encoded at quality
+    /// 100 and then ``quantized(_:everywhere:)`` with 65,535: its
+    /// coefficients stand for levels far past any a sample holds.
+    public static func farPastAnyLevel(width: Int, height: Int, channels: Int, seed: UInt64) throws -> [UInt8] {
+        var noise = PixelBuffer(width: width, height: height, channels: channels)
+        var generator = SeededGenerator(seed: seed)
+        for i in noise.pixels.indices { noise.pixels[i] = UInt8.random(in: 0...255, using: &generator) }
+        return quantized(try encode(noise, quality: 100), everywhere: 65535)
+    }
+
     /// `jpeg` with every quantization table rewritten as a 16-bit table of
     /// `value` in each of its 64 places: a file libjpeg reads whole, whose
     /// coefficients then stand for levels far past what a sample can hold
