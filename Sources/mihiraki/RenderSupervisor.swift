@@ -34,7 +34,7 @@ enum RenderSupervisor {
     static let booksVariable = "MIHIRAKI_SUPERVISED_BOOKS"
     static let jobsVariable = "MIHIRAKI_SUPERVISED_JOBS"
     static let terminalVariable = "MIHIRAKI_SUPERVISED_TERMINAL"
-    static let parentVariable = "MIHIRAKI_SUPERVISED_PARENT"
+    static let parentVariable = SupervisedChild.parentVariable
 
     /// Set in a supervised child: where to report, which chosen books to
     /// render, and the workers when the supervisor isolates one book.
@@ -143,136 +143,17 @@ enum RenderSupervisor {
 
     private static func runChild(books: [Int], jobs: Int?) -> ChildRun {
         var run = ChildRun()
-        var events: [Int32] = [0, 0], errors: [Int32] = [0, 0]
-        guard pipe(&events) == 0 else { return failedToStart(errno) }
-        guard pipe(&errors) == 0 else {
-            close(events[0]); close(events[1])
-            return failedToStart(errno)
+        let variables: [String: String?] = [pipeVariable: String(SupervisedChild.eventsDescriptor),
+                         booksVariable: books.map(String.init).joined(separator: ","),
+                         jobsVariable: jobs.map(String.init),
+                         terminalVariable: Child.stderrIsTerminal ? "1" : "0"]
+        guard let ending = SupervisedChild.run(adding: variables, doing: "rendering", event: { take($0, into: &run) }) else {
+            run.exitStatus = 2
+            return run
         }
-        for fd in [events[0], errors[0]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        let childFD: Int32 = 3
-        var environment = ProcessInfo.processInfo.environment
-        environment[pipeVariable] = String(childFD)
-        environment[booksVariable] = books.map(String.init).joined(separator: ",")
-        environment[jobsVariable] = jobs.map(String.init)
-        environment[terminalVariable] = Child.stderrIsTerminal ? "1" : "0"
-        // Spawned from the main thread, which lives as long as the supervisor: the child's death signal is tied to it.
-        environment[parentVariable] = String(getpid())
-        // The supervisor names a crashed book in one line; the runtime's
-        // backtrace is asked for by setting the variable.
-        if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, events[1], childFD)
-        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-        var pid: pid_t = 0
-        let spawned = withCStrings(CommandLine.arguments) { argv in
-            withCStrings(environment.map { "\($0.key)=\($0.value)" }) { envp in
-                posix_spawn(&pid, "/proc/self/exe", &actions, nil, argv, envp)
-            }
-        }
-        close(events[1])
-        close(errors[1])
-        guard spawned == 0 else {
-            close(events[0]); close(errors[0])
-            return failedToStart(spawned)
-        }
-        var lines = LineReader(), stderrFilter = CrashTextFilter()
-        var open: [Int32] = [events[0], errors[0]]
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while !open.isEmpty {
-            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            if poll(&fds, nfds_t(fds.count), -1) < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            for polled in fds where polled.revents != 0 {
-                let n = buffer.withUnsafeMutableBytes { read(polled.fd, $0.baseAddress!, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 {
-                    close(polled.fd)
-                    open.removeAll { $0 == polled.fd }
-                    continue
-                }
-                if polled.fd == events[0] {
-                    for line in lines.take(buffer[0..<n]) { take(line, into: &run) }
-                } else {
-                    stderrFilter.forward(buffer[0..<n])
-                }
-            }
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let signal = status & 0x7f
-        if signal == 0 {
-            run.exitStatus = (status >> 8) & 0xff
-        } else {
-            run.signal = signal
-        }
+        run.exitStatus = ending.exitStatus
+        run.signal = ending.signal
         return run
-    }
-
-    private static func failedToStart(_ code: Int32) -> ChildRun {
-        printError("cannot start the rendering process: \(String(cString: strerror(code)))")
-        var run = ChildRun()
-        run.exitStatus = 2
-        return run
-    }
-
-    /// Complete lines from a stream of bytes.
-    private struct LineReader {
-        var pending: [UInt8] = []
-        mutating func take(_ bytes: ArraySlice<UInt8>) -> [String] {
-            pending += bytes
-            var lines: [String] = []
-            while let newline = pending.firstIndex(of: 10) {
-                lines.append(String(decoding: pending[..<newline], as: UTF8.self))
-                pending.removeSubrange(...newline)
-            }
-            return lines
-        }
-    }
-
-    /// Passes the child's standard error through as it comes, until the
-    /// Swift runtime starts telling of a crash (`…: Fatal error: …`, a
-    /// stack trace): from there on nothing is passed, as the supervisor's
-    /// own line says what happened.
-    private struct CrashTextFilter {
-        var pending: [UInt8] = []
-        var crashed = false
-
-        static let markers = [": Fatal error", ": Precondition failed", ": Assertion failed", "Fatal error:",
-                              "Current stack trace", "Program crashed", "swift-runtime:"]
-
-        mutating func forward(_ bytes: ArraySlice<UInt8>) {
-            guard !crashed else { return }
-            pending += bytes
-            var out: [UInt8] = []
-            while let newline = pending.firstIndex(of: 10) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                if !line.hasPrefix("mihiraki: ") && Self.markers.contains(where: line.contains) {
-                    crashed = true
-                    pending = []
-                    break
-                }
-                out += pending[...newline]
-                pending.removeSubrange(...newline)
-            }
-            // A progress line is redrawn in place, without a newline: it goes at once.
-            if !crashed, pending.first == 13 {
-                out += pending
-                pending = []
-            }
-            out.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let n = write(2, raw.baseAddress! + offset, raw.count - offset)
-                    if n <= 0 { if errno == EINTR { continue } else { return } }
-                    offset += n
-                }
-            }
-        }
     }
 
     private static func take(_ line: String, into run: inout ChildRun) {
@@ -290,12 +171,5 @@ enum RenderSupervisor {
         default:
             break
         }
-    }
-
-    /// Calls `body` with a NULL-terminated array of C strings.
-    private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
-        let pointers = strings.map { strdup($0) } + [nil]
-        defer { pointers.forEach { free($0) } }
-        return body(pointers)
     }
 }

@@ -159,6 +159,44 @@ struct CrashCLITests {
         #expect(run.stderr == "mihiraki: \(folder.path)/one: internal error while rendering spread 1 (please report)\n")
     }
 
+    /// `plan` reads pixels with --pairing auto, --split-wide auto and
+    /// --crop-borders, through the decoders `render` supervises: a trap
+    /// there (the test hook stands for one nobody foresaw) is one line naming
+    /// the book, exit 1, not a bare signal.
+    @Test("A book that crashes plan while its pixels are read is named in one line, exit 1; without the fault the plan is whole",
+          arguments: [["--pairing", "auto"], ["--split-wide", "auto"], ["--crop-borders", "--json"]])
+    func crashedPlanIsNamed(flags: [String]) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let book = folder.path + "/book"
+        try FileManager.default.copyItem(atPath: Fixtures.sampleBook.path, toPath: book)
+        // Page 7 is the sample book's wide page, the one --split-wide auto reads.
+        let run = try await onOwnThread { try mihiraki(["plan", book] + flags, environment: ["MIHIRAKI_TEST_FAULT": "crash:page7.jpg"]) }
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr == "mihiraki: \(book): internal error while planning it (please report)\n")
+        #expect(run.stdout.isEmpty)
+        // Without the fault: the plan, whole, on stdout.
+        let clean = try await onOwnThread { try mihiraki(["plan", book] + flags) }
+        #expect(clean.status == 0 && clean.stderr.isEmpty, "\(clean.stderr)")
+        #expect(clean.stdout == (try planOutput([book] + flags)))
+    }
+
+    /// A signal from outside the child (here a closed pipe) is no crash of
+    /// Mihiraki's: the supervisor ends by it too, as the program did alone.
+    @Test("plan --pairing auto into a pipe already closed ends by SIGPIPE, as a program does, with nothing on stderr")
+    func planIntoClosedPipe() async throws {
+        let script = """
+            import os, subprocess, sys
+            reading, writing = os.pipe()
+            os.close(reading)
+            done = subprocess.run(sys.argv[1:], stdout=writing, stderr=subprocess.PIPE)
+            print(done.returncode, done.stderr.decode(errors="replace"))
+            """
+        let arguments = ["-c", script, try mihirakiPath(), "plan", Fixtures.sampleBook.path, "--pairing", "auto"]
+        let run = try await onOwnThread { try runTool("/usr/bin/python3", arguments) }
+        #expect(run.stdout == "-\(SIGPIPE) \n", "\(run.stdout) \(run.stderr)")
+    }
+
     /// Option values and folders that were accepted, or answered with the
     /// wrong complaint: each is now one usage line naming it, exit 2, and
     /// nothing written.
