@@ -2,8 +2,8 @@
 
     import mihiraki
     book = mihiraki.open("vol01.cbz")
-    array = book.spread(0, size="x300", direction="rtl")   # numpy, H x W x C, uint8
-    image = book.spread_image(0, size="x300")                # PIL.Image
+    array = book.spread(1, size="x300", direction="rtl")   # numpy, H x W x C, uint8
+    image = book.spread_image(1, size="x300")                # PIL.Image
     mihiraki.render(["vol01.cbz"], "out", size="x300")
 
 Keyword options are the option table's names (`mihiraki render --help`)
@@ -11,7 +11,9 @@ with `_` for `-`: ``size``, ``direction``, ``pairing``, ``split_wide``,
 ``crop_borders``, ... A flag takes ``True``; a list (``solo``,
 ``blank_before``) takes a list of page numbers. The pixels are those of the
 command line's PNGs, value for value. Calls release the GIL: threads on
-different books (or the same one) run in parallel.
+different books (or the same one) run in parallel. Paths are ``str``,
+``bytes`` or path-like; one holding a NUL byte raises UsageError, as
+Python's own ``open`` refuses it.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import ctypes
 import difflib
 import json
 import os
+import threading
 import weakref
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
@@ -111,6 +114,22 @@ def options() -> List[Dict[str, str]]:
     return [dict(option) for option in _OPTIONS]
 
 
+def _path(path: Any) -> bytes:
+    """A path as the C string the library reads: a NUL would end it early,
+    and a shorter path is another file, so it is refused."""
+    raw = os.fsencode(os.fspath(path))
+    if b"\0" in raw:
+        raise UsageError(f"embedded null byte in the path {os.fsdecode(raw)!r}")
+    return raw
+
+
+def _jobs(jobs: Any) -> int:
+    """``jobs`` as the C int the library takes: 0 is all cores."""
+    if not isinstance(jobs, int) or not 0 <= jobs <= 2**31 - 1:
+        raise UsageError(f"jobs must be a whole number, 0 (all cores) or more, not {jobs!r}")
+    return jobs
+
+
 def _pairs(keywords: Dict[str, Any]) -> Tuple[Any, Any, int]:
     """Keyword options as the C arrays of names and values."""
     by_name = {option["name"]: option for option in _OPTIONS}
@@ -135,6 +154,8 @@ def _pairs(keywords: Dict[str, Any]) -> Tuple[Any, Any, int]:
             text = "true" if value else "false"
         else:
             text = str(value)
+        if "\0" in text:
+            raise UsageError(f"embedded null byte in the value of {keyword}")
         names.append(name.encode())
         values.append(text.encode())
     array = ctypes.c_char_p * max(len(names), 1)
@@ -145,18 +166,51 @@ class Book:
     """A book opened once: its pages are read as its spreads are drawn, and
     each set of options is planned once."""
 
-    def __init__(self, path: Union[str, os.PathLike]):
+    def __init__(self, path: Union[str, bytes, os.PathLike]):
         error = ctypes.c_void_p()
-        self.path = os.fspath(path)
-        handle = _lib.mihiraki_book_open(self.path.encode(), ctypes.byref(error))
+        raw = _path(path)
+        self.path = os.fsdecode(raw)
+        # Set before the library is called: a failed open leaves a closed book to collect.
+        self._handle: Optional[int] = None
+        self._lock = threading.Lock()
+        self._calls = 0
+        handle = _lib.mihiraki_book_open(raw, ctypes.byref(error))
         if not handle:
             _raise(error)
         self._handle = handle
         self._finalizer = weakref.finalize(self, _lib.mihiraki_book_free, handle)
 
     def close(self) -> None:
-        """Frees the book now (it is also freed when no longer referenced)."""
-        self._finalizer()
+        """Frees the book (it is also freed when no longer referenced). A
+        call another thread is making finishes first; any call after this
+        one raises ValueError, as a closed file does. Closing twice is
+        harmless."""
+        with self._lock:
+            self._handle = None
+            if self._calls == 0:
+                self._finalizer()
+
+    class _Call:
+        """The book's handle for one call into the library: refused once the
+        book is closed, and freed by close() only when no call holds it."""
+
+        def __init__(self, book: "Book"):
+            self.book = book
+
+        def __enter__(self) -> int:
+            book = self.book
+            with book._lock:
+                if book._handle is None:
+                    raise ValueError(f"{book.path} is closed")
+                book._calls += 1
+                return book._handle
+
+        def __exit__(self, *exc: object) -> None:
+            book = self.book
+            with book._lock:
+                book._calls -= 1
+                if book._handle is None and book._calls == 0:
+                    book._finalizer()
 
     def __enter__(self) -> "Book":
         return self
@@ -168,7 +222,8 @@ class Book:
     def pages(self) -> int:
         """The number of pages, as plans number them (after ComicInfo's deletions)."""
         error = ctypes.c_void_p()
-        count = _lib.mihiraki_book_page_count(self._handle, ctypes.byref(error))
+        with Book._Call(self) as handle:
+            count = _lib.mihiraki_book_page_count(handle, ctypes.byref(error))
         if count < 0:
             _raise(error)
         return count
@@ -180,7 +235,8 @@ class Book:
         plan does not depend on it."""
         names, values, count = _pairs(opts)
         error = ctypes.c_void_p()
-        text = _lib.mihiraki_book_plan_json(self._handle, names, values, count, jobs, ctypes.byref(error))
+        with Book._Call(self) as handle:
+            text = _lib.mihiraki_book_plan_json(handle, names, values, count, _jobs(jobs), ctypes.byref(error))
         if not text:
             _raise(error)
         return json.loads(_text(text))
@@ -188,7 +244,8 @@ class Book:
     def __len__(self) -> int:
         """The number of spreads with the default options."""
         error = ctypes.c_void_p()
-        spreads = _lib.mihiraki_book_spread_count(self._handle, None, None, 0, 1, ctypes.byref(error))
+        with Book._Call(self) as handle:
+            spreads = _lib.mihiraki_book_spread_count(handle, None, None, 0, 1, ctypes.byref(error))
         if spreads < 0:
             _raise(error)
         return spreads
@@ -201,17 +258,19 @@ class Book:
         import numpy
 
         names, values, count = _pairs(opts)
+        jobs = _jobs(jobs)
         error = ctypes.c_void_p()
-        spreads = _lib.mihiraki_book_spread_count(self._handle, names, values, count, jobs, ctypes.byref(error))
-        if spreads < 0:
-            _raise(error)
-        if not isinstance(number, int) or not 1 <= number <= spreads:
-            raise IndexError(f"{self.path} has spreads 1 to {spreads}, not {number!r}")
         pixels = ctypes.c_void_p()
         width, height, channels = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
-        status = _lib.mihiraki_book_spread(self._handle, names, values, count, jobs, number - 1, ctypes.byref(pixels),
-                                           ctypes.byref(width), ctypes.byref(height), ctypes.byref(channels),
-                                           ctypes.byref(error))
+        with Book._Call(self) as handle:
+            spreads = _lib.mihiraki_book_spread_count(handle, names, values, count, jobs, ctypes.byref(error))
+            if spreads < 0:
+                _raise(error)
+            if not isinstance(number, int) or not 1 <= number <= spreads:
+                raise IndexError(f"{self.path} has spreads 1 to {spreads}, not {number!r}")
+            status = _lib.mihiraki_book_spread(handle, names, values, count, jobs, number - 1, ctypes.byref(pixels),
+                                               ctypes.byref(width), ctypes.byref(height), ctypes.byref(channels),
+                                               ctypes.byref(error))
         if status != 0:
             _raise(error)
         size = width.value * height.value * channels.value
@@ -284,7 +343,7 @@ for _function in (Book.plan, Book.spread, Book.spread_image):
     _function.__doc__ = (_function.__doc__ or "") + _options_doc()
 
 
-def open(path: Union[str, os.PathLike]) -> Book:  # noqa: A001 - the name pyvips and PIL use
+def open(path: Union[str, bytes, os.PathLike]) -> Book:  # noqa: A001 - the name pyvips and PIL use
     """Opens a book: a folder of page images, a comic archive, an EPUB or a PDF.
 
     Raises BookError naming the file when it cannot be read."""
@@ -297,13 +356,13 @@ def render(books: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]], ou
     as ``mihiraki render`` does, with ``jobs`` workers (0: all cores), and
     prints nothing. Returns one Outcome per book, in order; a failed book
     does not stop the others. A bad option raises UsageError."""
-    paths = [books] if isinstance(books, (str, os.PathLike)) else list(books)
-    encoded = [os.fspath(path).encode() for path in paths]
+    paths = [books] if isinstance(books, (str, bytes, os.PathLike)) else list(books)
+    encoded = [_path(path) for path in paths]
     array = (ctypes.c_char_p * max(len(encoded), 1))(*encoded)
     names, values, count = _pairs(opts)
     result = ctypes.c_void_p()
     error = ctypes.c_void_p()
-    failed = _lib.mihiraki_render(array, len(encoded), os.fspath(output).encode(), names, values, count, jobs,
+    failed = _lib.mihiraki_render(array, len(encoded), _path(output), names, values, count, _jobs(jobs),
                                   ctypes.byref(result), ctypes.byref(error))
     if failed < 0:
         _raise(error)
@@ -312,8 +371,8 @@ def render(books: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]], ou
 
 def _as_path(image: Any, folder: str, name: str) -> str:
     """A path as it is; a numpy array or a PIL image written as a PNG in `folder`."""
-    if isinstance(image, (str, os.PathLike)):
-        return os.fspath(image)
+    if isinstance(image, (str, bytes, os.PathLike)):
+        return os.fsdecode(_path(image))
     from PIL import Image
 
     picture = image if isinstance(image, Image.Image) else Image.fromarray(image)
@@ -329,16 +388,21 @@ def compare(expected: Any, actual: Any, threshold: float = 0.1,
             report: Optional[Union[str, os.PathLike]] = None) -> CompareResult:
     """Compares two images or two folders of images, as ``mihiraki compare``
     does (pixelmatch's ``threshold``). Each may be a path, a numpy array or a
-    PIL image. With ``report``, writes the report page there."""
+    PIL image. With ``report``, writes the report page there. An image that
+    cannot be read raises BookError naming it, where the command exits 2."""
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="mihiraki-") as scratch:
         first, second = _as_path(expected, scratch, "expected"), _as_path(actual, scratch, "actual")
         result = ctypes.c_void_p()
         error = ctypes.c_void_p()
-        status = _lib.mihiraki_compare(first.encode(), second.encode(), threshold,
-                                       os.fspath(report).encode() if report is not None else None,
+        status = _lib.mihiraki_compare(_path(first), _path(second), threshold,
+                                       _path(report) if report is not None else None,
                                        ctypes.byref(result), ctypes.byref(error))
         if status < 0:
             _raise(error)
-        return CompareResult(json.loads(_text(result.value)), folders=os.path.isdir(first))
+        rows = json.loads(_text(result.value))
+        unread = [row["detail"] or row["name"] for row in rows if row["status"] == "error"]
+        if unread:
+            raise BookError("; ".join(unread))
+        return CompareResult(rows, folders=os.path.isdir(first))

@@ -89,6 +89,88 @@ def test_errors():
     assert issubclass(mihiraki.UsageError, mihiraki.Error) and issubclass(mihiraki.BookError, mihiraki.Error)
 
 
+def test_a_closed_book_raises_value_error_and_never_reaches_freed_memory():
+    # In a child interpreter: before, a closed book's handle was freed memory
+    # the next call read, and the interpreter died of SIGSEGV.
+    code = """
+import mihiraki, sys
+book = mihiraki.open(sys.argv[1])
+book.close()
+book.close()  # closing twice is harmless, as for a file
+for call in (lambda: book.pages, lambda: len(book), lambda: book.plan(), lambda: book.spread(1), lambda: book.spread_image(1)):
+    try:
+        call()
+        print("no error")
+    except ValueError as error:
+        print(error)
+with mihiraki.open(sys.argv[1]) as other:
+    pass
+try:
+    other.plan()
+except ValueError as error:
+    print(error)
+# Closed by one thread while others draw from it: each call finishes or is refused.
+import threading
+shared = mihiraki.open(sys.argv[1])
+outcomes = []
+def draw():
+    for number in range(1, 9):
+        try:
+            outcomes.append(shared.spread(number, size="x200").shape[0])
+        except ValueError:
+            outcomes.append("closed")
+threads = [threading.Thread(target=draw) for _ in range(3)]
+for thread in threads:
+    thread.start()
+shared.close()
+for thread in threads:
+    thread.join()
+assert len(outcomes) == 24 and set(outcomes) <= {200, "closed"}, outcomes
+"""
+    done = subprocess.run([sys.executable, "-c", code, SAMPLE], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [f"{SAMPLE} is closed"] * 6
+
+
+def test_paths_with_a_nul_byte_are_refused_and_bytes_paths_are_paths(tmp_path):
+    # A NUL ended the C string early: "SAMPLE/\0x" opened the folder above.
+    for call in (lambda: mihiraki.open(SAMPLE + "\0x"), lambda: mihiraki.render([SAMPLE + "\0x"], str(tmp_path)),
+                 lambda: mihiraki.render([SAMPLE], str(tmp_path) + "\0x"),
+                 lambda: mihiraki.compare(SAMPLE + "/page1.jpg\0x", SAMPLE + "/page1.jpg"),
+                 lambda: mihiraki.open(SAMPLE).plan(size="x300\0x")):
+        with pytest.raises(ValueError, match="null byte"):
+            call()
+    assert not os.listdir(tmp_path)
+    assert mihiraki.open(os.fsencode(SAMPLE)).plan() == mihiraki.open(SAMPLE).plan()
+    assert mihiraki.open(os.fsencode(SAMPLE)).path == SAMPLE
+
+
+def test_jobs_below_zero_or_past_an_int_are_usage_errors(tmp_path):
+    book = mihiraki.open(SAMPLE)
+    for jobs in (-1, 2**31, 1.5, "2"):
+        with pytest.raises(mihiraki.UsageError, match="jobs"):
+            book.plan(jobs=jobs)
+        with pytest.raises(mihiraki.UsageError, match="jobs"):
+            mihiraki.render([SAMPLE], str(tmp_path), jobs=jobs)
+    assert not os.listdir(tmp_path)
+    assert book.plan(jobs=0) == book.plan(jobs=1)
+
+
+def test_an_image_compare_cannot_read_is_a_book_error_as_the_cli_exits_2(tmp_path):
+    missing = str(tmp_path / "missing.png")
+    with pytest.raises(subprocess.CalledProcessError) as cli_error:
+        cli("compare", missing, os.path.join(SAMPLE, "page2.png"))
+    assert cli_error.value.returncode == 2
+    with pytest.raises(mihiraki.BookError, match="missing.png: cannot open"):
+        mihiraki.compare(missing, os.path.join(SAMPLE, "page2.png"))
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "p.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 40)
+    shutil.copy(os.path.join(SAMPLE, "page2.png"), tmp_path / "b" / "p.png")
+    with pytest.raises(mihiraki.BookError, match="p.png"):
+        mihiraki.compare(tmp_path / "a", tmp_path / "b")
+
+
 def test_a_damaged_page_is_a_book_error_naming_it(tmp_path):
     shutil.copytree(SAMPLE, tmp_path / "book")
     (tmp_path / "book" / "page2.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 40)
