@@ -1,5 +1,5 @@
 /* The C ABI from C (include/mihiraki.h): open a book, plan it, draw a spread,
-   and a bad option's error. Built and run by test_mihiraki.py against the
+   a bad option's error and a spread index past the book's. Built and run by test_mihiraki.py against the
    library the wheel installed. Prints "ok WxHxC" or the failure. */
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +20,22 @@ int main(int argc, char **argv) {
         printf("spread: %s\n", mihiraki_error_message(error));
         return 1;
     }
+    mihiraki_buffer_free(pixels);
+    /* Past the last spread, and SIZE_MAX (-1 cast): an error, never a read out of bounds. */
+    ptrdiff_t spreads = mihiraki_book_spread_count(book, names, values, 2, 1, NULL);
+    size_t past[] = {(size_t)spreads, (size_t)-1};
+    for (int k = 0; k < 2; k++) {
+        pixels = NULL;
+        if (mihiraki_book_spread(book, names, values, 2, 1, past[k], &pixels, &width, &height, &channels, &error) != -1
+            || pixels != NULL || mihiraki_error_kind(error) != MIHIRAKI_ERROR_USAGE
+            || !strstr(mihiraki_error_message(error), "spreads")) {
+            printf("spread index %zu not refused\n", past[k]);
+            return 1;
+        }
+        mihiraki_error_free(error);
+    }
+    width = height = channels = 0;
+    if (mihiraki_book_spread(book, names, values, 2, 1, 1, &pixels, &width, &height, &channels, &error) != 0) return 1;
     mihiraki_buffer_free(pixels);
     const char *bad_names[] = {"size"}, *bad_values[] = {"huge"};
     if (mihiraki_book_plan_json(book, bad_names, bad_values, 1, 1, &error) != NULL
