@@ -78,6 +78,14 @@ struct LayoutFlags: ParsableArguments {
                 result += arguments[(index - 1)...]
                 break
             }
+            // `--jobs -5`: a negative number is never an option, so it is
+            // the option's value (the parser would call the value missing).
+            if argument.hasPrefix("--"), !argument.contains("="), index < arguments.count,
+               Self.isNegativeNumber(arguments[index]) {
+                result.append(argument + "=" + arguments[index])
+                index += 1
+                continue
+            }
             guard argument.hasPrefix("--"), let option = LayoutOptions.option(named: String(argument.dropFirst(2))),
                   let optional = option.optionalValue else {
                 result.append(argument)
@@ -91,6 +99,13 @@ struct LayoutFlags: ParsableArguments {
             }
         }
         return result
+    }
+
+    /// `-5`, `-0.5`, `-.5`: what a user means as a number below zero.
+    static func isNegativeNumber(_ argument: String) -> Bool {
+        guard argument.hasPrefix("-"), argument.count > 1 else { return false }
+        let rest = argument.dropFirst()
+        return rest.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } && rest.contains(where: \.isNumber)
     }
 
     /// The table's help for a flag, with its placeholder.

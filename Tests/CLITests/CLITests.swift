@@ -79,6 +79,24 @@ struct CLITests {
         #expect(run.stderr.hasPrefix("mihiraki: ") && run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
     }
 
+    /// `--jobs -5` was "Missing value for '--jobs <jobs>'": the parser took
+    /// the number for an option of its own. It is the option's value, and
+    /// refused by name with the range the option takes.
+    @Test("A negative number after an option is its value, refused with the option's range, not called missing", arguments: [
+        (["render", "SAMPLE", "-o", "OUT", "--jobs", "-5"], "mihiraki: --jobs must be at least 1\n"),
+        (["compare", "a.png", "b.png", "--threshold", "-1"], "mihiraki: --threshold must be between 0 and 1\n"),
+        (["compare", "a.png", "b.png", "--threshold", "-.5"], "mihiraki: --threshold must be between 0 and 1\n"),
+        (["serve", ".", "--port", "-1"], "mihiraki: --port must be between 0 and 65535\n"),
+        (["render", "SAMPLE", "-o", "OUT", "--gap", "-1"], "mihiraki: bad value for --gap: -1 (a number of pixels, at least 0)\n"),
+    ])
+    func negativeValues(arguments: [String], message: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try mihiraki(arguments.map { $0 == "SAMPLE" ? sample : $0 == "OUT" ? folder.path + "/out" : $0 })
+        #expect(run.status == 2 && run.stderr == message, "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
+    }
+
     @Test("The output folder may not be inside a book")
     func outputInsideBook() throws {
         let run = try mihiraki(["render", sample, "-o", sample + "/out"])
