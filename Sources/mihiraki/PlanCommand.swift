@@ -29,6 +29,10 @@ struct PlanCommand: ParsableCommand {
     @Option(help: ArgumentHelp("First say whether `render --shard K/N` takes this book (a # line); print no spreads if not.", valueName: "K/N"))
     var shard: String?
 
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    }
+
     /// Set in the child that plans the book for its supervisor.
     static let childVariable = "MIHIRAKI_SUPERVISED_PLAN"
 
@@ -86,7 +90,7 @@ struct PlanCommand: ParsableCommand {
             if !taken { return (text, []) }
         }
         let loaded = try Book.load(book)
-        let plan = try BookPlan(book: loaded, options: options, jobs: max(1, jobs))
+        let plan = try BookPlan(book: loaded, options: options, jobs: jobs)
         if explain { text += plan.explanation }
         text += json ? plan.manifest.json : plan.text
         return (text, loaded.warnings.map(\.description))

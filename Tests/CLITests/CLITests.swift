@@ -88,6 +88,9 @@ struct CLITests {
         (["compare", "a.png", "b.png", "--threshold", "-.5"], "mihiraki: --threshold must be between 0 and 1\n"),
         (["serve", ".", "--port", "-1"], "mihiraki: --port must be between 0 and 65535\n"),
         (["render", "SAMPLE", "-o", "OUT", "--gap", "-1"], "mihiraki: bad value for --gap: -1 (a number of pixels, at least 0)\n"),
+        // plan took any number of workers, render none below one.
+        (["plan", "SAMPLE", "--jobs", "-2"], "mihiraki: --jobs must be at least 1\n"),
+        (["plan", "SAMPLE", "--jobs", "0", "--pairing", "auto"], "mihiraki: --jobs must be at least 1\n"),
     ])
     func negativeValues(arguments: [String], message: String) throws {
         let folder = try TemporaryFolder()
