@@ -39,9 +39,12 @@ struct PlanCommand: ParsableCommand {
     func run() throws {
         let options = try layout.layoutOptions()  // a bad option is a usage error (exit 2), before any book
         let environment = ProcessInfo.processInfo.environment
-        if options.readsPixels && environment[Self.childVariable] == nil { return try supervise() }
-        if let parent = environment[SupervisedChild.parentVariable].flatMap(Int32.init) {
-            guard ProcessSetup.endWithParent(parent) else { throw ExitCode(1) }
+        if environment[Self.childVariable] != nil {
+            if let parent = environment[SupervisedChild.parentVariable].flatMap(Int32.init) {
+                guard ProcessSetup.endWithParent(parent) else { throw ExitCode(1) }
+            }
+        } else if options.readsPixels {
+            return try supervise()
         }
         do {
             let (text, warnings) = try output()
