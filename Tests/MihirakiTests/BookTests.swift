@@ -33,6 +33,8 @@ struct BookTests {
         #expect { _ = try Book.load(folder.path + "/missing") } throws: {
             ($0 as? MihirakiError)?.description.hasSuffix("missing: no such file or folder") == true
         }
+        // An empty path was ": no such file or folder", naming nothing.
+        #expect(throws: MihirakiError(.badBook, "an empty path names no book")) { _ = try Book.load("") }
     }
 
     @Test("The manifest is ManifestFormat.md's document, keys in order")

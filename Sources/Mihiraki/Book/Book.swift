@@ -55,6 +55,7 @@ public struct Book: Sendable {
     /// page must really be inside it — a symbolic link that leaves it is
     /// refused (the book) or skipped (a page).
     package static func load(_ path: String, confinedTo root: String?) throws -> Book {
+        guard !path.isEmpty else { throw MihirakiError(.badBook, "an empty path names no book") }
         let (trimmed, fileName) = Self.trimmed(path)
         if let root, !FileSystem.isInside(trimmed, root) {
             throw MihirakiError(.badBook, path: path, "leaves the served folder (a symbolic link outside it)")
