@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Mihiraki
-import MihirakiProcess
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,9 +39,7 @@ struct PlanCommand: ParsableCommand {
         let options = try layout.layoutOptions()  // a bad option is a usage error (exit 2), before any book
         let environment = ProcessInfo.processInfo.environment
         if environment[Self.childVariable] != nil {
-            if let parent = environment[SupervisedChild.parentVariable].flatMap(Int32.init) {
-                guard ProcessSetup.endWithParent(parent) else { throw ExitCode(1) }
-            }
+            guard SupervisedChild.endWithSupervisor() else { throw ExitCode(1) }
         } else if options.readsPixels {
             return try supervise()
         }
@@ -70,7 +67,7 @@ struct PlanCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if let signal = ending.signal {
-            guard [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT].contains(signal) else {
+            guard ending.sentFromOutside else {
                 printError("\(book): internal error while planning it (please report)")
                 throw ExitCode(1)
             }

@@ -86,7 +86,7 @@ struct RenderCommand: ParsableCommand {
         try BookRenderer.checkOutput(destination, books: books)
 
         if let child = RenderSupervisor.Child.current {
-            guard child.endWithSupervisor() else { throw ExitCode(1) }
+            guard SupervisedChild.endWithSupervisor() else { throw ExitCode(1) }
             return try renderSupervised(child, chosen: chosen, options: options, run: run, into: destination)
         }
         let start = Date()

@@ -34,7 +34,6 @@ enum RenderSupervisor {
     static let booksVariable = "MIHIRAKI_SUPERVISED_BOOKS"
     static let jobsVariable = "MIHIRAKI_SUPERVISED_JOBS"
     static let terminalVariable = "MIHIRAKI_SUPERVISED_TERMINAL"
-    static let parentVariable = SupervisedChild.parentVariable
 
     /// Set in a supervised child: where to report, which chosen books to
     /// render, and the workers when the supervisor isolates one book.
@@ -42,26 +41,13 @@ enum RenderSupervisor {
         let pipe: Int32
         let books: [Int]
         let jobs: Int?
-        /// The supervisor's process.
-        let parent: Int32?
 
         static let current: Child? = {
             let environment = ProcessInfo.processInfo.environment
             guard let fd = environment[pipeVariable].flatMap(Int32.init), let list = environment[booksVariable] else { return nil }
             let books = list.split(separator: ",").compactMap { Int($0) }
-            return Child(pipe: fd, books: books, jobs: environment[jobsVariable].flatMap { Int($0) },
-                         parent: environment[parentVariable].flatMap { Int32($0) })
+            return Child(pipe: fd, books: books, jobs: environment[jobsVariable].flatMap { Int($0) })
         }()
-
-        /// Ties this child's life to the supervisor's: a supervisor killed
-        /// (`kill -9`, the out-of-memory killer, a container stopped) takes
-        /// its child with it, rather than leaving it drawing and writing
-        /// into the output behind a run that seems gone, racing the run
-        /// started next. False when the supervisor is already gone.
-        func endWithSupervisor() -> Bool {
-            guard let parent else { return true }
-            return ProcessSetup.endWithParent(parent)
-        }
 
         /// Whether the user's standard error is a terminal (a child's is the
         /// supervisor's pipe): the progress line is drawn only there.

@@ -1,4 +1,5 @@
 import Foundation
+import MihirakiProcess
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,13 +23,24 @@ enum SupervisedChild {
         var exitStatus: Int32 = 0
         var signal: Int32?
 
-        /// Whether the signal is one the child raised against itself (a
-        /// trap, a bad access, an abort), as opposed to one sent from
-        /// outside (an interrupt, a closed pipe, a kill).
-        var crashed: Bool {
+        /// Whether the signal is one sent from outside (an interrupt, a
+        /// closed pipe, a terminal hung up), which ends any program, as
+        /// opposed to one the child met in its own work (a trap, a bad
+        /// access, an abort, a kill by the out-of-memory killer).
+        var sentFromOutside: Bool {
             guard let signal else { return false }
-            return [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGSYS].contains(signal)
+            return [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT].contains(signal)
         }
+    }
+
+    /// In a child: ties its life to the supervisor's, so a supervisor
+    /// killed (`kill -9`, the out-of-memory killer, a container stopped)
+    /// takes its child with it, rather than leaving it drawing and writing
+    /// behind a run that seems gone, racing the run started next. True when
+    /// not started by a supervisor; false when the supervisor is already gone.
+    static func endWithSupervisor() -> Bool {
+        guard let parent = ProcessInfo.processInfo.environment[parentVariable].flatMap(Int32.init) else { return true }
+        return ProcessSetup.endWithParent(parent)
     }
 
     /// Runs the child until it ends, calling `event` with each line it
