@@ -73,7 +73,7 @@ let package = Package(
         // this module; the library and its clients never build them.
         .target(
             name: "MihirakiServer",
-            dependencies: ["Mihiraki", "MihirakiCore", "MihirakiCodecs", "MihirakiRequests",
+            dependencies: ["Mihiraki", "MihirakiCore", "MihirakiCodecs", "MihirakiRequests", "MihirakiProcess",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "NIOCore", package: "swift-nio"),
@@ -85,7 +85,8 @@ let package = Package(
         ),
         // The C ABI: opaque handles, an error object, options as the table's names and values.
         .target(name: "MihirakiC", dependencies: ["Mihiraki"]),
-        // Process-wide settings (the allocator) the program makes for itself.
+        // Process-wide settings (the allocator) the program makes for itself,
+        // and the words for a child process that ended by a signal.
         .target(name: "CMihirakiProcess"),
         // Its Swift face: the one module that imports CMihirakiProcess.
         .target(name: "MihirakiProcess", dependencies: ["CMihirakiProcess"]),

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import MihirakiProcess
 import MihirakiRequests
 import Synchronization
 #if canImport(Glibc)
@@ -74,7 +75,7 @@ package final class WorkerPool: Sendable {
             } catch let died as WorkerDied {
                 if attempt == 2 || ContinuousClock.now >= deadline {
                     let what = request.manifest == true ? "planning" : "rendering spread \(request.spread)"
-                    throw ServerError(.internalServerError, "\(book): internal error while \(what) (the worker \(died.how); please report)")
+                    throw ServerError(.internalServerError, ChildEnding.line(book, while: what, signal: died.signal, detail: "the worker \(died.how)"))
                 }
                 attempt += 1
             }
@@ -84,6 +85,7 @@ package final class WorkerPool: Sendable {
     /// A worker ended without answering.
     private struct WorkerDied: Error {
         var how: String
+        var signal: Int32? = nil
     }
 
     private func renderOnce(_ request: WorkerRequest, deadline: ContinuousClock.Instant, book: String) throws -> [UInt8] {
@@ -122,7 +124,8 @@ package final class WorkerPool: Sendable {
         }
         guard let frame = WorkerFrame.read(from: worker.answers), let kind = frame.first else {
             let status = discard(worker)
-            throw WorkerDied(how: status.map { Self.describe($0) } ?? "ended")
+            let signal = status.map { $0 & 0x7f }.flatMap { $0 == 0 ? nil : $0 }
+            throw WorkerDied(how: status.map { Self.describe($0) } ?? "ended", signal: signal)
         }
         idle.withLock { $0.append(worker) }
         if kind == 0 { return Array(frame.dropFirst()) }
@@ -154,7 +157,7 @@ package final class WorkerPool: Sendable {
     private static func describe(_ status: Int32) -> String {
         let signal = status & 0x7f
         if signal == 0 { return "exited with status \((status >> 8) & 0xff)" }
-        return "was ended by signal \(signal)"
+        return "was ended by \(ChildEnding.name(signal))"
     }
 
     private func spawn() throws -> Worker {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MihirakiProcess
 import Mihiraki
 #if canImport(Glibc)
 import Glibc
@@ -68,11 +69,10 @@ struct PlanCommand: ParsableCommand {
         }
         if let signal = ending.signal {
             guard ending.sentFromOutside else {
-                printError("\(book): internal error while planning it (please report)")
+                printError(ChildEnding.line(book, while: "planning it", signal: signal))
                 throw ExitCode(1)
             }
-            _ = Glibc.signal(signal, SIG_DFL)
-            raise(signal)
+            SupervisedChild.endBy(signal)
         }
         if ending.exitStatus != 0 { throw ExitCode(ending.exitStatus) }
     }

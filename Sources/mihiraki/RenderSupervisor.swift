@@ -28,7 +28,12 @@ import Glibc
 /// If the child dies of a signal, the books it left unfinished are the
 /// suspects: each book it was drawing is run again alone with one worker,
 /// which pins down the book and the spread; the books it had not begun go on
-/// in a new child. A book that kills its own child is the one named.
+/// in a new child. A book that kills its own child is the one named: as an
+/// internal error, or as killed when SIGKILL ended it (the out-of-memory
+/// killer, which the book's retry with one worker may already have
+/// escaped). A signal sent from outside to the child alone (an operator's
+/// SIGTERM) ends the supervisor by the same signal, as it ended the program
+/// when it was one process.
 enum RenderSupervisor {
     static let pipeVariable = "MIHIRAKI_SUPERVISED_FD"
     static let booksVariable = "MIHIRAKI_SUPERVISED_BOOKS"
@@ -82,8 +87,7 @@ enum RenderSupervisor {
         var upToDateCount = 0
         var lastSpread: [Int: Int] = [:]
         var finished: [Int: (written: Int, ok: Bool, skipped: Bool)] = [:]
-        var exitStatus: Int32 = 0
-        var signal: Int32?
+        var ending = SupervisedChild.Ending()
     }
 
     /// Renders the chosen books (`names`, for messages) through children.
@@ -105,16 +109,19 @@ enum RenderSupervisor {
                 totals.upToDate += run.upToDateCount
                 totals.failed += max(0, books.count - planned.count - run.upToDateCount)
             }
-            guard run.signal != nil else {
-                if run.exitStatus == 2 { return nil }
+            guard let signal = run.ending.signal else {
+                if run.ending.exitStatus == 2 { return nil }
                 continue
             }
+            // A signal sent from outside to the child alone (an operator's
+            // kill) ends the run as it ended the program when it was one process.
+            if run.ending.sentFromOutside { SupervisedChild.endBy(signal) }
             let planned = run.planned ?? books
             let unfinished = planned.filter { run.finished[$0] == nil }
             if alone || (books.count == 1 && run.planned == nil) {
                 for book in unfinished {
                     let spread = run.lastSpread[book].map { "rendering spread \($0 + 1)" } ?? "reading it"
-                    printError("\(names[book]): internal error while \(spread) (please report)")
+                    printError(ChildEnding.line(names[book], while: spread, signal: signal))
                     totals.failed += 1
                 }
                 continue
@@ -134,11 +141,10 @@ enum RenderSupervisor {
                          jobsVariable: jobs.map(String.init),
                          terminalVariable: Child.stderrIsTerminal ? "1" : "0"]
         guard let ending = SupervisedChild.run(adding: variables, doing: "rendering", event: { take($0, into: &run) }) else {
-            run.exitStatus = 2
+            run.ending.exitStatus = 2
             return run
         }
-        run.exitStatus = ending.exitStatus
-        run.signal = ending.signal
+        run.ending = ending
         return run
     }
 

@@ -33,6 +33,18 @@ enum SupervisedChild {
         }
     }
 
+    /// Ends this process by `signal`, as the child was ended by one sent
+    /// from outside: its parent sees what it would have seen of one process.
+    static func endBy(_ signal: Int32) -> Never {
+        _ = Glibc.signal(signal, SIG_DFL)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        sigaddset(&mask, signal)
+        sigprocmask(SIG_UNBLOCK, &mask, nil)
+        raise(signal)
+        exit(128 + signal)
+    }
+
     /// In a child: ties its life to the supervisor's, so a supervisor
     /// killed (`kill -9`, the out-of-memory killer, a container stopped)
     /// takes its child with it, rather than leaving it drawing and writing

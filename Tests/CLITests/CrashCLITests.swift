@@ -106,9 +106,12 @@ struct CrashCLITests {
     /// The supervisor: a book that crashes the process drawing it (the test
     /// hook MIHIRAKI_TEST_FAULT stands for a failure nobody foresaw) is named
     /// in one line with the spread, and every other book is written.
-    @Test("A book that crashes its renderer is named in one line with its spread; the others are written; exit 1",
-          arguments: [1, 2])
-    func crashedBookIsNamed(jobs: Int) async throws {
+    /// A renderer killed by SIGKILL, as the out-of-memory killer kills the
+    /// process using the most memory, is named as killed: that is no
+    /// internal error to report.
+    @Test("A book that crashes its renderer, or gets it killed, is named in one line with its spread; the others are written; exit 1",
+          arguments: zip(["crash", "crash", "kill"], [1, 2, 2]))
+    func crashedBookIsNamed(fault: String, jobs: Int) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let sample = Fixtures.sampleBook.path
@@ -123,11 +126,12 @@ struct CrashCLITests {
         let out = folder.path + "/out"
         let chosen = books
         let run = try await onOwnThread { try mihiraki(["render"] + chosen + ["-o", out, "--size", "x80", "--jobs", String(jobs)],
-                               environment: ["MIHIRAKI_TEST_FAULT": "crash:page4-faulty.jpg"]) }
+                               environment: ["MIHIRAKI_TEST_FAULT": "\(fault):page4-faulty.jpg"]) }
         #expect(run.status == 1)
         let lines = run.stderr.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "\(run.stderr.prefix(2000))")
-        #expect(lines.first == "mihiraki: \(books[2]): internal error while rendering spread 3 (please report)")
+        #expect(lines.first == "mihiraki: \(books[2]): " + (fault == "kill" ? "killed by SIGKILL while rendering spread 3 (out of memory?)"
+                                                                        : "internal error while rendering spread 3 (please report)"))
         #expect(lines.last?.hasPrefix("4 books, 24 spreads written to \(out), 1 failed") == true, "\(lines.last ?? "")")
         for name in ["a", "b", "d"] {
             #expect(FileManager.default.fileExists(atPath: "\(out)/\(name)/manifest.json"), "\(name)")
@@ -179,6 +183,58 @@ struct CrashCLITests {
         let clean = try await onOwnThread { try mihiraki(["plan", book] + flags) }
         #expect(clean.status == 0 && clean.stderr.isEmpty, "\(clean.stderr)")
         #expect(clean.stdout == (try planOutput([book] + flags)))
+    }
+
+    /// The out-of-memory killer ends the planning child with SIGKILL: the
+    /// line says the book was killed, not that Mihiraki failed.
+    @Test("plan --pairing auto whose child is killed by SIGKILL names the book as killed, exit 1")
+    func killedPlanIsNamed() async throws {
+        let run = try await onOwnThread { try mihiraki(["plan", Fixtures.sampleBook.path, "--pairing", "auto"],
+                                                       environment: ["MIHIRAKI_TEST_FAULT": "kill:page7.jpg"]) }
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr == "mihiraki: \(Fixtures.sampleBook.path): killed by SIGKILL while planning it (out of memory?)\n")
+        #expect(run.stdout.isEmpty)
+    }
+
+    /// An operator's SIGTERM sent to render's child alone (not to the
+    /// command) is a signal from outside, as it is for `plan`: the command
+    /// ends by it too, as it did as one process, and calls it no internal
+    /// error nor renders the book again.
+    @Test("render whose child alone gets SIGTERM ends by SIGTERM, with nothing on stderr")
+    func renderChildTerminated() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let script = """
+            import os, signal, subprocess, sys, time
+            # As from a shell: nothing blocked (a test runner's thread blocks signals).
+            signal.pthread_sigmask(signal.SIG_SETMASK, [])
+            command = subprocess.Popen(sys.argv[1:], stderr=subprocess.PIPE, start_new_session=True,
+                                       env=dict(os.environ, MIHIRAKI_TEST_FAULT="hang:page4.jpg"))
+            child = None
+            for _ in range(500):
+                for pid in os.listdir("/proc"):
+                    try:
+                        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+                    except (OSError, IndexError):
+                        continue
+                    if pid.isdigit() and int(fields[1]) == command.pid:
+                        child = int(pid)
+                if child:
+                    break
+                time.sleep(0.02)
+            time.sleep(0.5)
+            os.kill(child, signal.SIGTERM)
+            try:
+                err = command.communicate(timeout=30)[1]
+                print(command.returncode, err.decode(errors="replace"))
+            except subprocess.TimeoutExpired:
+                # Rendering the hanging page again, say: end it all, and say so.
+                os.killpg(command.pid, signal.SIGKILL)
+                print("still running 30 s after its child got SIGTERM")
+            """
+        let arguments = ["-c", script, try mihirakiPath(), "render", Fixtures.sampleBook.path, "-o", folder.path + "/out", "--quiet"]
+        let run = try await onOwnThread { try runTool("/usr/bin/python3", arguments) }
+        #expect(run.stdout == "-\(SIGTERM) \n", "\(run.stdout) \(run.stderr)")
     }
 
     /// A signal from outside the child (here a closed pipe) is no crash of

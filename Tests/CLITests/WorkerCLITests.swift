@@ -23,8 +23,8 @@ struct WorkerCLITests {
     static let good = "/api/books/Series%20A%2Fvol1/spreads/2.png?size=x100"
     static let faulty = "/api/books/faulty/spreads/1.png?size=x100"
 
-    @Test("A worker that crashes, hangs or runs out of memory costs its request a JSON error naming the book; the server goes on",
-          arguments: [("crash", 500), ("hang", 504), ("allocate", 500)])
+    @Test("A worker that crashes, hangs, runs out of memory or is killed costs its request a JSON error naming the book; the server goes on",
+          arguments: [("crash", 500), ("hang", 504), ("allocate", 500), ("kill", 500)])
     func faults(kind: String, status: Int) async throws {
         try await onOwnThread {
             let library = try Self.library()
@@ -38,8 +38,12 @@ struct WorkerCLITests {
             for round in 1...2 {
                 let answer = try httpGet(server, Self.faulty)
                 #expect(answer.status == status, "round \(round): \(answer.status) \(answer.text)")
-                if status == 500 {
-                    #expect(answer.error?.hasPrefix("faulty: internal error while rendering spread 1") == true, "\(answer.text)")
+                if kind == "kill" {
+                    // SIGKILL is never Mihiraki's own: the out-of-memory killer sends it, and the line says so.
+                    #expect(answer.error == "faulty: killed by SIGKILL while rendering spread 1 (out of memory?)", "\(answer.text)")
+                } else if status == 500 {
+                    #expect(answer.error?.hasPrefix("faulty: internal error while rendering spread 1 (the worker was ended by SIG") == true,
+                            "\(answer.text)")
                 } else {
                     #expect(answer.error?.contains("--timeout") == true, "\(answer.text)")
                 }

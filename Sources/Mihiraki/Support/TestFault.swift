@@ -13,11 +13,13 @@ import Glibc
 /// - `crash`: stops the process with a trap, as a failed precondition would;
 /// - `hang`: never returns;
 /// - `allocate`: takes memory without bound, touching every page of it, and
-///   traps when an allocation is refused, as Swift does.
+///   traps when an allocation is refused, as Swift does;
+/// - `kill`: ends the process with SIGKILL, as the kernel's out-of-memory
+///   killer ends the process using the most memory.
 ///
 /// Unset (as everywhere but in the tests), it costs one comparison a page.
 enum TestFault {
-    enum Kind: String { case crash, hang, allocate }
+    enum Kind: String { case crash, hang, allocate, kill }
 
     /// The planned faults by page name; nil when none is.
     static let planned: [String: Kind]? = {
@@ -39,6 +41,8 @@ enum TestFault {
             fatalError("MIHIRAKI_TEST_FAULT: crash while drawing \(page)")
         case .hang:
             while true { sleep(60) }
+        case .kill:
+            raise(SIGKILL)
         case .allocate:
             var kept: [UnsafeMutableRawPointer] = []
             while true {
