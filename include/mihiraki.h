@@ -13,6 +13,9 @@
  *   NULL, stores an error object the caller frees with mihiraki_error_free.
  * - Strings and pixel buffers returned are the caller's, freed with
  *   mihiraki_string_free and mihiraki_buffer_free.
+ * - A NULL book (an open that failed, unchecked) or a NULL place for a
+ *   result is refused as a usage error, never followed; a book already
+ *   freed cannot be told from a live one and must not be passed.
  */
 #ifndef MIHIRAKI_H
 #define MIHIRAKI_H
@@ -40,9 +43,9 @@ int mihiraki_abi_version(void);
 /* Mihiraki's release, "0.3.0"; static, not freed. */
 const char *mihiraki_version(void);
 
-/* The one-line message, naming the file; owned by the error. */
+/* The one-line message, naming the file; owned by the error ("" for NULL). */
 const char *mihiraki_error_message(const mihiraki_error *error);
-/* A mihiraki_error_kind. */
+/* A mihiraki_error_kind (0 for NULL). */
 int mihiraki_error_kind(const mihiraki_error *error);
 void mihiraki_error_free(mihiraki_error *error);
 
@@ -57,7 +60,7 @@ char *mihiraki_options_json(void);
 mihiraki_book *mihiraki_book_open(const char *path, mihiraki_error **error);
 void mihiraki_book_free(mihiraki_book *book);
 
-/* The book's image files, in the book's order, as a JSON list of their paths inside it. */
+/* The book's image files, in the book's order, as a JSON list of their paths inside it (NULL for a NULL book). */
 char *mihiraki_book_pages_json(mihiraki_book *book);
 
 /* The number of pages as plans number them (after ComicInfo's deletions), or -1. */

@@ -57,13 +57,19 @@ private func fail(_ error: any Error, _ out: UnsafeMutablePointer<OpaquePointer?
     out.pointee = OpaquePointer(Unmanaged.passRetained(ErrorHandle(kind: kind, message: message)).toOpaque())
 }
 
-private func book(_ pointer: OpaquePointer) -> BookHandle {
-    Unmanaged<BookHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+/// The book behind a handle. A null handle (a failed open whose result went
+/// unchecked) is a usage error; a freed one cannot be told from a live one.
+private func book(_ pointer: OpaquePointer?) throws -> BookHandle {
+    guard let pointer else { throw MihirakiError(.usage, "no book given (a null mihiraki_book)") }
+    return Unmanaged<BookHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
 }
 
 private func errorHandle(_ pointer: OpaquePointer) -> ErrorHandle {
     Unmanaged<ErrorHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
 }
+
+// The message of no error: static, as the header promises an error's message outlives the call.
+nonisolated(unsafe) private let noMessage = strdup("")!
 
 private func text(_ string: String) -> UnsafeMutablePointer<CChar> { strdup(string) }
 
@@ -104,10 +110,12 @@ nonisolated(unsafe) private let versionText = strdup(MihirakiRelease.version)!
 public func mihiraki_version() -> UnsafePointer<CChar> { UnsafePointer(versionText) }
 
 @_cdecl("mihiraki_error_message")
-public func mihiraki_error_message(_ error: OpaquePointer) -> UnsafePointer<CChar> { UnsafePointer(errorHandle(error).message) }
+public func mihiraki_error_message(_ error: OpaquePointer?) -> UnsafePointer<CChar> {
+    UnsafePointer(error.map { errorHandle($0).message } ?? noMessage)
+}
 
 @_cdecl("mihiraki_error_kind")
-public func mihiraki_error_kind(_ error: OpaquePointer) -> Int32 { errorHandle(error).kind }
+public func mihiraki_error_kind(_ error: OpaquePointer?) -> Int32 { error.map { errorHandle($0).kind } ?? 0 }
 
 @_cdecl("mihiraki_error_free")
 public func mihiraki_error_free(_ error: OpaquePointer?) {
@@ -153,12 +161,12 @@ public func mihiraki_book_free(_ handle: OpaquePointer?) {
 }
 
 @_cdecl("mihiraki_book_pages_json")
-public func mihiraki_book_pages_json(_ handle: OpaquePointer) -> UnsafeMutablePointer<CChar> {
-    json(book(handle).book.images.map(\.source))
+public func mihiraki_book_pages_json(_ handle: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
+    (try? book(handle)).map { json($0.book.images.map(\.source)) }
 }
 
 @_cdecl("mihiraki_book_page_count")
-public func mihiraki_book_page_count(_ handle: OpaquePointer, _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> Int {
+public func mihiraki_book_page_count(_ handle: OpaquePointer?, _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> Int {
     do {
         return try book(handle).plan(LayoutOptions()).pageCount
     } catch {
@@ -168,7 +176,7 @@ public func mihiraki_book_page_count(_ handle: OpaquePointer, _ errorOut: Unsafe
 }
 
 @_cdecl("mihiraki_book_plan_json")
-public func mihiraki_book_plan_json(_ handle: OpaquePointer, _ names: UnsafePointer<UnsafePointer<CChar>?>?,
+public func mihiraki_book_plan_json(_ handle: OpaquePointer?, _ names: UnsafePointer<UnsafePointer<CChar>?>?,
                                     _ values: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int, _ jobs: Int32,
                                     _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> UnsafeMutablePointer<CChar>? {
     do {
@@ -180,7 +188,7 @@ public func mihiraki_book_plan_json(_ handle: OpaquePointer, _ names: UnsafePoin
 }
 
 @_cdecl("mihiraki_book_spread_count")
-public func mihiraki_book_spread_count(_ handle: OpaquePointer, _ names: UnsafePointer<UnsafePointer<CChar>?>?,
+public func mihiraki_book_spread_count(_ handle: OpaquePointer?, _ names: UnsafePointer<UnsafePointer<CChar>?>?,
                                        _ values: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int, _ jobs: Int32,
                                        _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> Int {
     do {
@@ -192,13 +200,16 @@ public func mihiraki_book_spread_count(_ handle: OpaquePointer, _ names: UnsafeP
 }
 
 @_cdecl("mihiraki_book_spread")
-public func mihiraki_book_spread(_ handle: OpaquePointer, _ names: UnsafePointer<UnsafePointer<CChar>?>?,
+public func mihiraki_book_spread(_ handle: OpaquePointer?, _ names: UnsafePointer<UnsafePointer<CChar>?>?,
                                  _ values: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int, _ jobs: Int32, _ index: Int,
-                                 _ pixels: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
-                                 _ width: UnsafeMutablePointer<Int32>, _ height: UnsafeMutablePointer<Int32>,
-                                 _ channels: UnsafeMutablePointer<Int32>,
+                                 _ pixels: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?,
+                                 _ width: UnsafeMutablePointer<Int32>?, _ height: UnsafeMutablePointer<Int32>?,
+                                 _ channels: UnsafeMutablePointer<Int32>?,
                                  _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     do {
+        guard let pixels, let width, let height, let channels else {
+            throw MihirakiError(.usage, "no place given for the spread's pixels or size (a null pointer)")
+        }
         let image = try book(handle).plan(try options(names, values, count), jobs: jobs).spreadAsWritten(at: index)
         guard let buffer = malloc(max(image.pixels.count, 1))?.assumingMemoryBound(to: UInt8.self) else {
             throw MihirakiError(.outOfMemory, "no memory for a \(image.width)×\(image.height) spread")

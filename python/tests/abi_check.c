@@ -1,5 +1,6 @@
 /* The C ABI from C (include/mihiraki.h): open a book, plan it, draw a spread,
-   a bad option's error and a spread index past the book's. Built and run by test_mihiraki.py against the
+   a bad option's error, a spread index past the book's, and null handles
+   and places. Built and run by test_mihiraki.py against the
    library the wheel installed. Prints "ok WxHxC" or the failure. */
 #include <stdio.h>
 #include <string.h>
@@ -46,6 +47,34 @@ int main(int argc, char **argv) {
     mihiraki_error_free(error);
     if (mihiraki_book_page_count(book, NULL) <= 0) { printf("no pages\n"); return 1; }
     if (mihiraki_book_spread_count(book, names, values, 2, 1, NULL) < 2) { printf("no spreads\n"); return 1; }
+    /* A null book, and null places for a spread's pixels and size: a usage error, never a crash. */
+    if (mihiraki_book_plan_json(NULL, names, values, 2, 1, &error) != NULL
+        || mihiraki_error_kind(error) != MIHIRAKI_ERROR_USAGE || !strstr(mihiraki_error_message(error), "null")) {
+        printf("null book not refused\n");
+        return 1;
+    }
+    mihiraki_error_free(error);
+    if (mihiraki_book_page_count(NULL, NULL) != -1 || mihiraki_book_spread_count(NULL, names, values, 2, 1, NULL) != -1
+        || mihiraki_book_pages_json(NULL) != NULL) {
+        printf("null book counted\n");
+        return 1;
+    }
+    if (mihiraki_book_spread(NULL, names, values, 2, 1, 1, &pixels, &width, &height, &channels, NULL) != -1
+        || mihiraki_book_spread(book, names, values, 2, 1, 1, NULL, &width, &height, &channels, &error) != -1
+        || mihiraki_error_kind(error) != MIHIRAKI_ERROR_USAGE) {
+        printf("null spread places not refused\n");
+        return 1;
+    }
+    mihiraki_error_free(error);
+    if (mihiraki_book_spread(book, names, values, 2, 1, 1, &pixels, NULL, NULL, NULL, NULL) != -1) {
+        printf("null size places not refused\n");
+        return 1;
+    }
+    /* No error object: an empty message and kind 0. */
+    if (strcmp(mihiraki_error_message(NULL), "") != 0 || mihiraki_error_kind(NULL) != 0) {
+        printf("null error unreadable\n");
+        return 1;
+    }
     mihiraki_book_free(book);
     printf("ok %dx%dx%d\n", width, height, channels);
     return 0;
