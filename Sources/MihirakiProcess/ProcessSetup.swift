@@ -26,6 +26,19 @@ package enum ProcessSetup {
     /// it dies. False when the parent is already gone.
     package static func endWithParent(_ parent: Int32) -> Bool { mh_end_with_parent(parent) == 1 }
 
+    /// Raises this process's soft limit on open descriptors to its hard
+    /// limit, for `serve`: a login session starts programs with 1,024 (under
+    /// a hard limit of about half a million), and that many connections held
+    /// open, each sending a byte within the idle timeout, would leave the
+    /// server accepting nothing more. Kept as it is when it cannot be raised.
+    package static func raiseOpenFileLimit() {
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(resource, &limit)
+    }
+
     /// The Landlock ABI version this kernel offers, or 0 without Landlock.
     package static var landlockABI: Int { Int(mh_landlock_abi()) }
 

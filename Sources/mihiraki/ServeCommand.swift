@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Mihiraki
+import MihirakiProcess
 import MihirakiRequests
 import MihirakiServer
 
@@ -63,6 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var signing: SigningFlags
 
     func run() async throws {
+        ProcessSetup.raiseOpenFileLimit()
         var options = ServerOptions(root: root)
         options.host = host
         options.port = port

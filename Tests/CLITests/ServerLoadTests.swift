@@ -223,6 +223,52 @@ struct ServerLoadTests {
         }
     }
 
+    /// A login session starts programs with 1,024 descriptors (a soft limit
+    /// under a hard one of half a million): that many connections held open,
+    /// each sending a byte before the idle timeout, left the server accepting
+    /// nothing more. It raises its soft limit to the hard one.
+    @Test("serve started with 256 descriptors raises its limit: 400 half-sent requests held open, /healthz still answers")
+    func manyConnections() throws {
+        var limit = rlimit()
+        try #require(getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 && limit.rlim_max >= 2048, "a hard limit of \(limit.rlim_max)")
+        let library = try ServedLibrary()
+        defer { library.remove() }
+        let server = try RunningServer(root: library.root, ["--quiet"], openFiles: 256)
+        defer { server.stop() }
+        let limits = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/limits", encoding: .utf8)
+        let line = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") } ?? ""
+        let values = line.split(separator: " ").compactMap { Int($0) }
+        #expect(values == [Int(limit.rlim_max), Int(limit.rlim_max)], "\(line)")
+        let script = """
+            import socket, sys, time
+            held = [socket.create_connection(("127.0.0.1", int(sys.argv[1]))) for _ in range(400)]
+            for s in held:
+                s.sendall(b"GET /healthz HTTP/1.1\\r\\nHost: x\\r\\n")
+            print("held", len(held), flush=True)
+            sys.stdin.read()
+            """
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = ["python3", "-c", script, String(server.port)]
+        let out = Pipe(), input = Pipe()
+        holder.standardOutput = out
+        holder.standardInput = input
+        try holder.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            _ = exitStatus(of: holder, within: 10)
+        }
+        var said = ""
+        while !said.contains("\n") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said += String(decoding: chunk, as: UTF8.self)
+        }
+        try #require(said == "held 400\n", "\(said)")
+        #expect(try httpGet(server, "/healthz", timeout: 10).status == 200)
+        #expect(try httpGet(server, "/api/books/Series%20A%2Fvol1/spreads/2.png?size=x100", timeout: 20).status == 200)
+    }
+
     @Test("wrk: a cached spread under 16 connections, then overload with new renders: only 200s and 503s with Retry-After")
     func wrkLoad() throws {
         try withServer(["--jobs", "1", "--queue", "2"]) { library, server in

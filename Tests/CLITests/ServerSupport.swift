@@ -14,10 +14,14 @@ final class RunningServer {
     /// What the server has written to standard error so far.
     var stderr: String { (try? String(contentsOfFile: errors.path + "/stderr", encoding: .utf8)) ?? "" }
 
-    init(root: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// - Parameter openFiles: the soft limit on open descriptors the server
+    ///   starts with (set by `prlimit`, which then runs it), as a login
+    ///   session's 1,024; its hard limit stays the test's.
+    init(root: String, _ arguments: [String] = [], environment: [String: String] = [:], openFiles: Int? = nil) throws {
         process = Process()
-        process.executableURL = URL(fileURLWithPath: try mihirakiPath())
-        process.arguments = ["serve", root, "--port", "0"] + arguments
+        let command = [try mihirakiPath(), "serve", root, "--port", "0"] + arguments
+        process.executableURL = URL(fileURLWithPath: openFiles == nil ? command[0] : "/usr/bin/prlimit")
+        process.arguments = openFiles.map { ["--nofile=\($0):"] + command } ?? Array(command.dropFirst())
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
