@@ -22,6 +22,27 @@ struct BookTests {
         #expect(book.name == URL(fileURLWithPath: folder.path).lastPathComponent)
     }
 
+    /// A link back to a folder above it made the walk go round until the
+    /// path grew too long (every page listed dozens of times); two such links
+    /// made it go on for ever. Each real folder is walked once.
+    @Test("Links back to a folder above, or to a folder already walked: each page listed once, the links named in warnings")
+    func folderLinks() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let book = folder.path + "/book"
+        try folder.write("book/p1.png", try Fixtures.solidPNG(width: 30, height: 40, [10]))
+        try folder.write("book/ch2/p2.png", try Fixtures.solidPNG(width: 30, height: 40, [20]))
+        try folder.write("book/ch3/p3.png", try Fixtures.solidPNG(width: 30, height: 40, [30]))
+        try FileManager.default.createSymbolicLink(atPath: book + "/ch2/up", withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(atPath: book + "/ch3/again", withDestinationPath: "../ch2")
+        let loaded = try Book.load(book)
+        #expect(loaded.images.map(\.source) == ["ch2/p2.png", "ch3/p3.png", "p1.png"])
+        #expect(loaded.warnings.map(\.description) == [
+            "\(book)/ch2/up: a link to a folder already in the book (skipped: its pages are listed once)",
+            "\(book)/ch3/again: a link to a folder already in the book (skipped: its pages are listed once)",
+        ])
+    }
+
     @Test("A folder with no images, or no folder at all, is an error naming it")
     func badBooks() throws {
         let folder = try TemporaryFolder()

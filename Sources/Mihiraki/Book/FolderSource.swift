@@ -13,21 +13,39 @@ struct FolderSource: BookSource {
     /// `render` writes after its spreads takes each page's from the read
     /// that drew it instead of reading the folder a second time.
     private let checksums = ReadChecksums()
+    /// Links to folders the walk had already listed, as of the last listing.
+    private let repeatedFolders = RepeatedFolders()
 
+    /// Every file, each real folder walked once, in a fixed order: a link
+    /// back to a folder above it (`up -> ..`) made the walk go round until
+    /// the path grew too long, listing every page dozens of times, and two
+    /// such links made it go on for ever. A folder reached again through a
+    /// link is skipped (its files are listed once, where the walk met it
+    /// first) and named in the book's warnings.
     func listFiles() throws -> [String] {
-        var files: [String] = []
-        try walk(root, prefix: "", into: &files)
+        var files: [String] = [], walked: Set<FileSystem.Identity> = [], repeated: [String] = []
+        if let identity = FileSystem.identity(root) { walked.insert(identity) }
+        try walk(root, prefix: "", into: &files, walked: &walked, repeated: &repeated)
+        repeatedFolders.links.withLock { $0 = repeated }
         return files
     }
 
-    private func walk(_ folder: String, prefix: String, into files: inout [String]) throws {
+    var warnings: [MihirakiError] {
+        repeatedFolders.links.withLock { $0 }.map { link in
+            MihirakiError(.badBook, path: displayPath(link),
+                          "a link to a folder already in the book (skipped: its pages are listed once)")
+        }
+    }
+
+    private func walk(_ folder: String, prefix: String, into files: inout [String], walked: inout Set<FileSystem.Identity>,
+                      repeated: inout [String]) throws {
         // A name Mihiraki cannot hold would be a page lost without a word: the book fails, naming it.
         let names = try FileSystem.list(folder) { name in
             if name.hasPrefix(".") { return }  // dot-files are skipped whatever their names
             throw MihirakiError(.badBook, path: displayPath(prefix + name),
                                 "the file name is not valid UTF-8; rename the file to read this book")
         }
-        for name in names {
+        for name in names.sorted() {
             let path = folder + "/" + name
             if let confinement, !FileSystem.isInside(path, confinement) {
                 if FileSystem.kind(path) == .directory {
@@ -37,7 +55,12 @@ struct FolderSource: BookSource {
                 continue
             }
             switch FileSystem.kind(path) {
-            case .directory: try walk(path, prefix: prefix + name + "/", into: &files)
+            case .directory:
+                if let identity = FileSystem.identity(path), !walked.insert(identity).inserted {
+                    repeated.append(prefix + name)
+                    continue
+                }
+                try walk(path, prefix: prefix + name + "/", into: &files, walked: &walked, repeated: &repeated)
             case .file: files.append(prefix + name)
             default: continue
             }
@@ -83,4 +106,10 @@ final class ReadChecksums: Sendable {
     func record(_ path: String, size: Int, crc: UInt32) { files.withLock { $0[path] = (size, crc) } }
 
     func recorded(_ path: String) -> (size: Int, crc: UInt32)? { files.withLock { $0[path] } }
+}
+
+/// The links to folders already walked that the last listing skipped,
+/// shared by every copy of a source.
+final class RepeatedFolders: Sendable {
+    let links = Mutex<[String]>([])
 }

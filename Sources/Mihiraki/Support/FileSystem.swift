@@ -84,6 +84,19 @@ package enum FileSystem {
 
     package enum Kind { case file, directory, missing, other }
 
+    /// A file or folder as the system knows it, whatever path or link reaches it.
+    package struct Identity: Hashable, Sendable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// The identity of what `path` names (links followed), or nil when it cannot be read.
+    package static func identity(_ path: String) -> Identity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
     package static func kind(_ path: String) -> Kind {
         var info = stat()
         guard stat(path, &info) == 0 else { return .missing }
