@@ -248,13 +248,20 @@ final class BookCatalog: Sendable {
         return (files, folders)
     }
 
-    /// Size and modification time of every file in a book folder, sub-folders included.
+    /// Size and modification time of every file in a book folder, sub-folders
+    /// included, each real folder once, as the book itself lists them: two
+    /// links back up (`up -> ..`) made this walk go on for ever, and the
+    /// request asking for the book with it.
     private static func signature(ofFolder folder: String, root: String) -> String {
         var parts: [String] = []
+        var walked = Set(FileSystem.identity(folder).map { [$0] } ?? [])
         func visit(_ path: String, _ relative: String) {
             let listing = children(of: path, root: root)
             for name in listing.files { parts.append(relative + name + " " + stamp(path + "/" + name)) }
-            for name in listing.folders { visit(path + "/" + name, relative + name + "/") }
+            for name in listing.folders {
+                guard let identity = FileSystem.identity(path + "/" + name), walked.insert(identity).inserted else { continue }
+                visit(path + "/" + name, relative + name + "/")
+            }
         }
         visit(folder, "")
         var hasher = Hasher()

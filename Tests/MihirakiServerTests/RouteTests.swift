@@ -241,6 +241,27 @@ struct RouteTests {
         }
     }
 
+    /// Two links back up inside a book folder made the walk that stamps the
+    /// book for its ETag go on for ever, and the request with it: each such
+    /// request held a core until the server was stopped.
+    @Test("A book folder with links back up into itself: its manifest and spreads are served, each page once")
+    func folderLinkingBack() async throws {
+        try await Self.withApp({ _ in }, prepare: { library in
+            _ = try library.folder.write("root/looped/p1.png", try Fixtures.solidPNG(width: 60, height: 90, [40]))
+            _ = try library.folder.write("root/looped/ch/p2.png", try Fixtures.solidPNG(width: 60, height: 90, [80]))
+            _ = try library.folder.write("root/looped/ch2/p3.png", try Fixtures.solidPNG(width: 60, height: 90, [120]))
+            try FileManager.default.createSymbolicLink(atPath: library.root + "/looped/ch/up", withDestinationPath: "..")
+            try FileManager.default.createSymbolicLink(atPath: library.root + "/looped/ch2/again", withDestinationPath: "../ch")
+        }) { _, client in
+            let manifest = try await Self.get(client, "/api/books/looped/manifest?layout=single")
+            #expect(manifest.status == .ok, "\(String(buffer: manifest.body))")
+            let text = String(buffer: manifest.body)
+            #expect(["ch/p2.png", "ch2/p3.png", "p1.png"].allSatisfy { text.components(separatedBy: $0).count == 2 }, "\(text)")
+            #expect(!text.contains("up/") && !text.contains("again/"), "\(text)")
+            #expect(try await Self.get(client, "/api/books/looped/spreads/3.png?layout=single&size=x50").status == .ok)
+        }
+    }
+
     @Test("A link inside ROOT to another book: both ids list and serve the book")
     func aliasLink() async throws {
         try await Self.withApp({ _ in }, prepare: { library in
