@@ -249,9 +249,9 @@ final class BookCatalog: Sendable {
     }
 
     /// Size and modification time of every file in a book folder, sub-folders
-    /// included, each real folder once, as the book itself lists them: two
-    /// links back up (`up -> ..`) made this walk go on for ever, and the
-    /// request asking for the book with it.
+    /// included, each real folder once, as the book itself lists them:
+    /// followed blindly, two links back up (`up -> ..`) would keep this walk,
+    /// and the request asking for the book, going for ever.
     private static func signature(ofFolder folder: String, root: String) -> String {
         var parts: [String] = []
         var walked = Set(FileSystem.identity(folder).map { [$0] } ?? [])

@@ -16,12 +16,12 @@ struct FolderSource: BookSource {
     /// Links to folders the walk had already listed, as of the last listing.
     private let repeatedFolders = RepeatedFolders()
 
-    /// Every file, each real folder walked once, in a fixed order: a link
-    /// back to a folder above it (`up -> ..`) made the walk go round until
-    /// the path grew too long, listing every page dozens of times, and two
-    /// such links made it go on for ever. A folder reached again through a
-    /// link is skipped (its files are listed once, where the walk met it
-    /// first) and named in the book's warnings.
+    /// Every file, each real folder walked once, in a fixed order: followed
+    /// blindly, a link back to a folder above it (`up -> ..`) would send the
+    /// walk round until the path grew too long, listing every page dozens of
+    /// times, and two such links would keep it going for ever. A folder
+    /// reached again through a link is skipped (its files are listed once,
+    /// where the walk met it first) and named in the book's warnings.
     func listFiles() throws -> [String] {
         var files: [String] = [], walked: Set<FileSystem.Identity> = [], repeated: [String] = []
         if let identity = FileSystem.identity(root) { walked.insert(identity) }
