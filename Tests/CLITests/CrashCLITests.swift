@@ -222,6 +222,9 @@ struct CrashCLITests {
                 if child:
                     break
                 time.sleep(0.02)
+            if child is None:
+                os.killpg(command.pid, signal.SIGKILL)
+                sys.exit("no rendering child within 10 s")
             time.sleep(0.5)
             os.kill(child, signal.SIGTERM)
             try:
