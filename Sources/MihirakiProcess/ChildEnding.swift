@@ -12,6 +12,13 @@ import Glibc
 /// is almost always the kernel's out-of-memory killer or a container's
 /// memory limit, so the line says so instead of asking for a report.
 package enum ChildEnding {
+    /// How a child ended, from the status `waitpid` gave: its exit status,
+    /// or the signal that ended it.
+    package static func decode(waitStatus status: Int32) -> (exitStatus: Int32, signal: Int32?) {
+        let signal = status & 0x7f
+        return signal == 0 ? ((status >> 8) & 0xff, nil) : (0, signal)
+    }
+
     /// The signal's name (`SIGSEGV`), or `signal N` for one not named here.
     package static func name(_ signal: Int32) -> String {
         let names: [Int32: String] = [SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL",

@@ -123,9 +123,10 @@ package final class WorkerPool: Sendable {
             break
         }
         guard let frame = WorkerFrame.read(from: worker.answers), let kind = frame.first else {
-            let status = discard(worker)
-            let signal = status.map { $0 & 0x7f }.flatMap { $0 == 0 ? nil : $0 }
-            throw WorkerDied(how: status.map { Self.describe($0) } ?? "ended", signal: signal)
+            guard let status = discard(worker) else { throw WorkerDied(how: "ended") }
+            let ending = ChildEnding.decode(waitStatus: status)
+            throw WorkerDied(how: ending.signal.map { "was ended by \(ChildEnding.name($0))" } ?? "exited with status \(ending.exitStatus)",
+                             signal: ending.signal)
         }
         idle.withLock { $0.append(worker) }
         if kind == 0 { return Array(frame.dropFirst()) }
@@ -152,12 +153,6 @@ package final class WorkerPool: Sendable {
         }
         replaced.add(1, ordering: .relaxed)
         return status
-    }
-
-    private static func describe(_ status: Int32) -> String {
-        let signal = status & 0x7f
-        if signal == 0 { return "exited with status \((status >> 8) & 0xff)" }
-        return "was ended by \(ChildEnding.name(signal))"
     }
 
     private func spawn() throws -> Worker {

@@ -119,14 +119,8 @@ enum SupervisedChild {
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        var ending = Ending()
-        let signal = status & 0x7f
-        if signal == 0 {
-            ending.exitStatus = (status >> 8) & 0xff
-        } else {
-            ending.signal = signal
-        }
-        return ending
+        let (exitStatus, signal) = ChildEnding.decode(waitStatus: status)
+        return Ending(exitStatus: exitStatus, signal: signal)
     }
 
     private static func failedToStart(_ code: Int32, _ doing: String) -> Ending? {
