@@ -190,6 +190,11 @@ struct RegressionCLITests {
         #expect(broken.status == 2 && broken.stderr.contains("broken.png: not an image Mihiraki reads (PNG, JPEG, WebP, GIF, AVIF and JPEG XL)"))
         let mixed = try mihiraki(["compare", a, folder.path + "/a"])
         #expect(mixed.status == 2)
+        // A named pipe given as an image was opened and waited on for a writer, for ever.
+        let pipe = folder.path + "/pipe.png"
+        #expect(mkfifo(pipe, 0o644) == 0)
+        let piped = try mihiraki(["compare", a, pipe])
+        #expect(piped.status == 2 && piped.stderr == "mihiraki: \(pipe): is a named pipe, not a file\n")
     }
 
     @Test("render --check: a broken page is reported with a diff picture; a changed plan before any pixels")

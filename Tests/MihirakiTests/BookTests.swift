@@ -43,6 +43,31 @@ struct BookTests {
         ])
     }
 
+    /// A page that was a broken link, a named pipe or a device was left out
+    /// of the book without a word (every page after it shifted), and a
+    /// sniffed name read from a pipe would have waited for a writer for ever.
+    @Test("A page that is a broken link, a named pipe or a device fails the book naming it; no read waits")
+    func pagesThatAreNotFiles() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let book = folder.path + "/book"
+        try folder.write("book/p1.png", try Fixtures.solidPNG(width: 30, height: 40, [10]))
+        try folder.write("book/p5.png", try Fixtures.solidPNG(width: 30, height: 40, [50]))
+        try FileManager.default.createSymbolicLink(atPath: book + "/p2.png", withDestinationPath: "gone.png")
+        #expect(mkfifo(book + "/p3.png", 0o644) == 0)
+        try FileManager.default.createSymbolicLink(atPath: book + "/p4.png", withDestinationPath: "/dev/zero")
+        #expect(mkfifo(book + "/pipe", 0o644) == 0)  // no page's name: sniffed, refused unread, not a page
+        let loaded = try Book.load(book)
+        #expect(loaded.images.map(\.source) == ["p1.png", "p2.png", "p3.png", "p4.png", "p5.png"])
+        for (name, problem) in [("p2.png", "a symbolic link to a file that does not exist"),
+                                ("p3.png", "is a named pipe, not a file"), ("p4.png", "is a device, not a file")] {
+            #expect(throws: MihirakiError(.io, path: book + "/" + name, problem)) { _ = try FileSystem.read(book + "/" + name) }
+        }
+        #expect { _ = try BookPlan(book: loaded, options: LayoutOptions()) } throws: {
+            ($0 as? MihirakiError)?.description == "\(book)/p2.png: a symbolic link to a file that does not exist"
+        }
+    }
+
     @Test("A folder with no images, or no folder at all, is an error naming it")
     func badBooks() throws {
         let folder = try TemporaryFolder()

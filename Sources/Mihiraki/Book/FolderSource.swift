@@ -61,8 +61,10 @@ struct FolderSource: BookSource {
                     continue
                 }
                 try walk(path, prefix: prefix + name + "/", into: &files, walked: &walked, repeated: &repeated)
-            case .file: files.append(prefix + name)
-            default: continue
+            // A broken link, a named pipe or a device is listed too: named
+            // as a page, reading it fails the book saying what it is
+            // (`FileSystem.openFile`) rather than the page going missing.
+            case .file, .missing, .other: files.append(prefix + name)
             }
         }
     }

@@ -26,12 +26,8 @@ struct ZIPDirectory {
     /// Reads and checks the end record, the directory and every local header.
     /// - Throws: ``MihirakiError`` (`.badBook`, naming the archive) when they disagree.
     init(path: String) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw MihirakiError(.io, path: path, "cannot open: \(FileSystem.errnoText())") }
+        let (fd, fileSize) = try FileSystem.openFile(path)
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw MihirakiError(.io, path: path, "cannot stat: \(FileSystem.errnoText())") }
-        let fileSize = Int(info.st_size)
         self.fileSize = fileSize
         func damaged(_ what: String) -> MihirakiError { MihirakiError(.badBook, path: path, "a damaged ZIP archive: " + what) }
         func read(_ offset: Int, _ count: Int) -> [UInt8]? {

@@ -54,13 +54,43 @@ package enum FileSystem {
 
     /// The whole file.
     static func read(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw MihirakiError(.io, path: path, "cannot open: \(errnoText())") }
+        let (fd, size) = try openFile(path)
         defer { close(fd) }
+        return try drain(fd, path: path, sizeHint: size, limit: .max)
+    }
+
+    /// Opens a regular file for reading, with its size. Anything else is
+    /// refused by name before a byte is read: a named pipe would block the
+    /// read until some writer came (so it is opened without waiting), and a
+    /// device such as `/dev/zero` would never end.
+    package static func openFile(_ path: String) throws -> (fd: Int32, size: Int) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            let code = errno
+            var link = stat()
+            if code == ENOENT && lstat(path, &link) == 0 {
+                throw MihirakiError(.io, path: path, "a symbolic link to a file that does not exist")
+            }
+            throw MihirakiError(.io, path: path, "cannot open: \(errnoText(code))")
+        }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw MihirakiError(.io, path: path, "cannot stat: \(errnoText())") }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw MihirakiError(.io, path: path, "is a folder, not a file") }
-        return try drain(fd, path: path, sizeHint: Int(info.st_size), limit: .max)
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw MihirakiError(.io, path: path, "cannot stat: \(errnoText(code))")
+        }
+        let what: String? = switch info.st_mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "is a folder, not a file"
+        case S_IFIFO: "is a named pipe, not a file"
+        case S_IFCHR, S_IFBLK: "is a device, not a file"
+        default: "is not a regular file"
+        }
+        if let what {
+            close(fd)
+            throw MihirakiError(.io, path: path, what)
+        }
+        return (fd, Int(info.st_size))
     }
 
     /// Reads from `fd` until end of file or `limit` bytes, straight into the
@@ -153,8 +183,7 @@ extension FileSystem {
 
     /// Up to `count` leading bytes of a file (fewer only when the file is shorter).
     static func readPrefix(_ path: String, count: Int) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw MihirakiError(.io, path: path, "cannot open: \(errnoText())") }
+        let fd = try openFile(path).fd
         defer { close(fd) }
         return try drain(fd, path: path, sizeHint: count, limit: count)
     }
@@ -163,8 +192,7 @@ extension FileSystem {
 extension FileSystem {
     /// `count` bytes from `offset` (fewer at the end of the file).
     static func readRange(_ path: String, offset: Int, count: Int) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw MihirakiError(.io, path: path, "cannot open: \(errnoText())") }
+        let fd = try openFile(path).fd
         defer { close(fd) }
         guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw MihirakiError(.io, path: path, "cannot seek: \(errnoText())") }
         return try drain(fd, path: path, sizeHint: count, limit: count)
@@ -180,8 +208,7 @@ extension FileSystem {
 
     /// The size and CRC-32 of a whole file, read through one 4 MiB buffer.
     static func checksum(_ path: String) throws -> (size: Int, crc: UInt32) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw MihirakiError(.io, path: path, "cannot open: \(errnoText())") }
+        let fd = try openFile(path).fd
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 4 << 20)
         var crc: UInt32 = 0, size = 0
