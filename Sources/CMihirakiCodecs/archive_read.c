@@ -57,7 +57,16 @@ int mh_archive_next(mh_archive *reader, mh_archive_entry *entry, mh_error *error
     if (name == NULL) name = archive_entry_pathname(header);
     entry->name = name ? name : "";
     entry->size = archive_entry_size_is_set(header) ? archive_entry_size(header) : -1;
-    entry->is_file = archive_entry_filetype(header) == AE_IFREG;
+    const char *hard = archive_entry_hardlink_utf8(header);
+    if (hard == NULL) hard = archive_entry_hardlink(header);
+    const char *symbolic = NULL;
+    if (hard == NULL && archive_entry_filetype(header) == AE_IFLNK) {
+        symbolic = archive_entry_symlink_utf8(header);
+        if (symbolic == NULL) symbolic = archive_entry_symlink(header);
+    }
+    entry->link_kind = hard != NULL ? 1 : symbolic != NULL ? 2 : 0;
+    entry->link = hard != NULL ? hard : symbolic != NULL ? symbolic : "";
+    entry->is_file = entry->link_kind == 0 && archive_entry_filetype(header) == AE_IFREG;
     entry->encrypted = archive_entry_is_encrypted(header) ? 1 : 0;
     entry->format = archive_format_name(reader->archive);
     return 1;

@@ -66,11 +66,15 @@
 
 #define MH_ARCHIVE_FUNCTIONS(X) \
     X(archive_entry_filetype) \
+    X(archive_entry_hardlink) \
+    X(archive_entry_hardlink_utf8) \
     X(archive_entry_is_encrypted) \
     X(archive_entry_pathname) \
     X(archive_entry_pathname_utf8) \
     X(archive_entry_size) \
     X(archive_entry_size_is_set) \
+    X(archive_entry_symlink) \
+    X(archive_entry_symlink_utf8) \
     X(archive_error_string) \
     X(archive_format_name) \
     X(archive_read_data) \
@@ -128,11 +132,15 @@ const char *mh_avif_load_problem(void);
 #define JxlDecoderSetInput (mh_jxl_functions.JxlDecoderSetInput)
 #define JxlDecoderSubscribeEvents (mh_jxl_functions.JxlDecoderSubscribeEvents)
 #define archive_entry_filetype (mh_archive_functions.archive_entry_filetype)
+#define archive_entry_hardlink (mh_archive_functions.archive_entry_hardlink)
+#define archive_entry_hardlink_utf8 (mh_archive_functions.archive_entry_hardlink_utf8)
 #define archive_entry_is_encrypted (mh_archive_functions.archive_entry_is_encrypted)
 #define archive_entry_pathname (mh_archive_functions.archive_entry_pathname)
 #define archive_entry_pathname_utf8 (mh_archive_functions.archive_entry_pathname_utf8)
 #define archive_entry_size (mh_archive_functions.archive_entry_size)
 #define archive_entry_size_is_set (mh_archive_functions.archive_entry_size_is_set)
+#define archive_entry_symlink (mh_archive_functions.archive_entry_symlink)
+#define archive_entry_symlink_utf8 (mh_archive_functions.archive_entry_symlink_utf8)
 #define archive_error_string (mh_archive_functions.archive_error_string)
 #define archive_format_name (mh_archive_functions.archive_format_name)
 #define archive_read_data (mh_archive_functions.archive_read_data)

@@ -10,9 +10,19 @@ package final class ArchiveReader {
         /// -1 when the header does not say.
         package var size: Int64
         package var isFile: Bool
+        /// What a link names, or `nil` when the entry is not a link (a link is never a file).
+        package var link: Link?
         package var isEncrypted: Bool
         /// What libarchive recognised, such as `7-Zip` or `RAR5`.
         package var format: String
+    }
+
+    /// An entry that stands for another.
+    package enum Link: Equatable {
+        /// A tar hard link: the name of an entry before it, from the archive's top.
+        case hard(String)
+        /// A symbolic link: a path relative to the link's own folder.
+        case symbolic(String)
     }
 
     private let archive: OpaquePointer
@@ -34,7 +44,13 @@ package final class ArchiveReader {
         switch mh_archive_next(archive, &entry, &error) {
         case 0: return nil
         case 1:
-            return Entry(name: String(cString: entry.name), size: entry.size, isFile: entry.is_file != 0,
+            let target = String(cString: entry.link)
+            let link: Link? = switch entry.link_kind {
+            case 1: .hard(target)
+            case 2: .symbolic(target)
+            default: nil
+            }
+            return Entry(name: String(cString: entry.name), size: entry.size, isFile: entry.is_file != 0, link: link,
                          isEncrypted: entry.encrypted != 0, format: entry.format.map { String(cString: $0) } ?? "archive")
         default: throw CodecError(error)
         }

@@ -54,6 +54,57 @@ struct SequentialArchiveTests {
         for other in spreads.dropFirst() { #expect(other == spreads[0]) }
     }
 
+    /// A tar stores a page hard-linked to another (a repeated page kept
+    /// once) as a link entry, and any archiver keeps a symbolic link as a
+    /// link: such pages were left out without a word, every spread after
+    /// them shifted.
+    @Test("Pages stored as hard or symbolic links in tar, 7z and ZIP are read as what they name; a link out of the archive, to nothing or round a loop fails naming it")
+    func links() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let src = folder.path + "/src"
+        for page in 1...3 {
+            try folder.write("src/p\(page).png", try Fixtures.solidPNG(width: 30, height: 45, [UInt8(page * 60), 90, 40]))
+        }
+        try folder.write("src/ch/notes.txt", Array("not a page".utf8))
+        try FileManager.default.linkItem(atPath: src + "/p3.png", toPath: src + "/p4.png")
+        try FileManager.default.createSymbolicLink(atPath: src + "/p5.png", withDestinationPath: "ch/../p1.png")
+        try FileManager.default.createSymbolicLink(atPath: src + "/p6.png", withDestinationPath: "p5.png")
+        var options = LayoutOptions()
+        options.size = .exact(width: 200, height: 150)
+        let expected = try BookPlan(book: try Book.load(src), options: options)
+        #expect(expected.text == "[x|1]\n[2|3]\n[4|5]\n[6|x]\n")
+        for format in ["ustar", "7zip", "zip"] {
+            let archive = folder.path + "/book-\(format).\(format == "zip" ? "cbz" : "cbt")"
+            try bsdtar(["--format", format, "-cf", archive, "-C", src, "."])
+            let book = try Book.load(archive)
+            #expect(book.images.map(\.source) == (1...6).map { "p\($0).png" }, "\(format)")
+            for page in 4...6 {
+                let target = [4: "p3.png", 5: "p1.png", 6: "p1.png"][page]!
+                #expect(try book.storage.read("p\(page).png") == (try Fixtures.bytes(URL(fileURLWithPath: src + "/" + target))), "\(format) p\(page)")
+            }
+            #expect(try BookPlan(book: book, options: options).text == expected.text, "\(format)")
+        }
+
+        for (link, target, problem) in [("/etc/passwd", "", "a link to /etc/passwd, outside the archive"),
+                                        ("../../x.png", "", "a link to ../../x.png, outside the archive"),
+                                        ("gone.png", "", "a link to gone.png, which the archive does not hold"),
+                                        ("p9.png", "p4.png", "a link that leads round a loop of links")] {
+            let bad = folder.path + "/bad"
+            try? FileManager.default.removeItem(atPath: bad)
+            try folder.write("bad/p1.png", try Fixtures.solidPNG(width: 30, height: 45, [9]))
+            try FileManager.default.createSymbolicLink(atPath: bad + "/p4.png", withDestinationPath: link)
+            if !target.isEmpty { try FileManager.default.createSymbolicLink(atPath: bad + "/" + link, withDestinationPath: target) }
+            for format in ["ustar", "zip"] {
+                let archive = folder.path + "/bad.\(format == "zip" ? "cbz" : "cbt")"
+                try bsdtar(["--format", format, "-cf", archive, "-C", bad, "."])
+                #expect(throws: MihirakiError(.badPage, path: archive + ":p4.png", problem)) {
+                    _ = try BookPlan(book: try Book.load(archive), options: options)
+                }
+            }
+        }
+    }
+
     /// Debian has no RAR writer; ``RAR4Writer`` writes stored RAR 4 by the format's rules.
     @Test("RAR 4 (.cbr) gives the same spreads as the folder; a solid RAR 4 is refused in one line saying so")
     func rar() throws {

@@ -16,6 +16,11 @@ typedef struct mh_archive_entry {
     const char *name;    ///< valid until the next call on the archive
     int64_t size;        ///< -1 when the header does not say
     int is_file;
+    /// 1 for a hard link (`link` names an entry before it, from the archive's
+    /// top), 2 for a symbolic link (`link` is relative to the entry's folder),
+    /// else 0; a link is never a file.
+    int link_kind;
+    const char *link;    ///< valid until the next call on the archive; "" when not a link
     int encrypted;
     const char *format;  ///< what libarchive recognised, such as "7-Zip" or "RAR5"
 } mh_archive_entry;

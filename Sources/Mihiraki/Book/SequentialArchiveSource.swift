@@ -15,7 +15,10 @@ final class SequentialArchiveSource: BookSource, Sendable {
     let format: String
     /// File entries by name (the first of duplicates wins), numbered in archive order.
     private let index: [String: Int]
+    /// Every name listed, files and links, in archive order.
     private let order: [String]
+    /// Entries that are links (a tar's hard links, symbolic links), read as what they name.
+    private let links: ArchiveLinks
     /// `ComicInfo.xml`, read during the listing so loading a book never unpacks it.
     private let comicInfo: (name: String, bytes: [UInt8])?
     /// The folder the entries were unpacked into, or why they could not be; `nil` before the first read.
@@ -25,7 +28,7 @@ final class SequentialArchiveSource: BookSource, Sendable {
     /// - Throws: ``MihirakiError`` naming the archive and what is wrong.
     init(path: String) throws {
         self.path = path
-        var format = "archive", index: [String: Int] = [:], order: [String] = []
+        var format = "archive", index: [String: Int] = [:], order: [String] = [], links = ArchiveLinks()
         var comicInfo: (name: String, bytes: [UInt8])?
         try Self.wrap(path) {
             let reader = try ArchiveReader(path: path)
@@ -36,7 +39,13 @@ final class SequentialArchiveSource: BookSource, Sendable {
                                         "an encrypted archive (\(entry.format)): Mihiraki cannot read encrypted entries")
                 }
                 let name = entryPath(entry.name)
-                guard entry.isFile, index[name] == nil else { continue }
+                guard index[name] == nil, !links.contains(name) else { continue }
+                if let link = entry.link {
+                    links.add(name, link)
+                    order.append(name)
+                    continue
+                }
+                guard entry.isFile else { continue }
                 index[name] = order.count
                 order.append(name)
                 if name.lowercased() == "comicinfo.xml" && comicInfo == nil {
@@ -45,7 +54,7 @@ final class SequentialArchiveSource: BookSource, Sendable {
                 }
             }
         }
-        (self.format, self.index, self.order, self.comicInfo) = (format, index, order, comicInfo)
+        (self.format, self.index, self.order, self.links, self.comicInfo) = (format, index, order, links, comicInfo)
     }
 
     deinit {
@@ -55,7 +64,7 @@ final class SequentialArchiveSource: BookSource, Sendable {
     func listFiles() throws -> [String] { order }
 
     func read(_ relativePath: String) throws -> [UInt8] {
-        if let comicInfo, comicInfo.name == relativePath { return comicInfo.bytes }
+        if let comicInfo, comicInfo.name == (try fileEntry(relativePath)) { return comicInfo.bytes }
         return try FileSystem.read(try unpackedPath(relativePath))
     }
 
@@ -79,8 +88,13 @@ final class SequentialArchiveSource: BookSource, Sendable {
     /// Whether the entries have been unpacked (tests check that fingerprints do not).
     var isUnpacked: Bool { unpacking.withLock { if case .success? = $0 { true } else { false } } }
 
+    /// The file entry a name stands for: itself, or what the link of that name leads to.
+    private func fileEntry(_ relativePath: String) throws -> String {
+        try links.file(for: relativePath, isFile: { index[$0] != nil }, place: displayPath)
+    }
+
     private func unpackedPath(_ relativePath: String) throws -> String {
-        guard let number = index[relativePath] else {
+        guard let number = index[try fileEntry(relativePath)] else {
             throw MihirakiError(.io, path: displayPath(relativePath), "no such entry")
         }
         return try unpacked() + "/" + String(number)

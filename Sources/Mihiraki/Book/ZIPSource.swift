@@ -21,8 +21,10 @@ final class ZIPSource: BookSource, Sendable {
     }
 
     let path: String
-    /// Each entry by name.
+    /// Each file entry by name.
     private let stored: [String: Stored]
+    /// Entries that are symbolic links, read as the entries they name.
+    private let links: ArchiveLinks
     private let fileSize: Int
 
     init(path: String, directory: ZIPDirectory) throws {
@@ -33,9 +35,9 @@ final class ZIPSource: BookSource, Sendable {
         } catch {
             throw MihirakiError(.badBook, path: path, "not a readable ZIP archive", underlying: error)
         }
-        var stored: [String: Stored] = [:]
+        var stored: [String: Stored] = [:], linkNames: [String] = []
         // ZIPFoundation lists the entries in central directory order, as ZIPDirectory read them.
-        for (index, entry) in archive.enumerated() where entry.type == .file {
+        for (index, entry) in archive.enumerated() where entry.type == .file || entry.type == .symlink {
             guard index < directory.dataOffsets.count else {
                 throw MihirakiError(.badBook, path: path, "a damaged ZIP archive: its entries cannot be listed")
             }
@@ -44,31 +46,52 @@ final class ZIPSource: BookSource, Sendable {
             if stored[name] == nil {
                 stored[name] = Stored(size: entry.uncompressedSize, crc: entry.checksum, compressedSize: entry.compressedSize,
                                       deflated: entry.isCompressed, dataOffset: directory.dataOffsets[index])
+                if entry.type == .symlink { linkNames.append(name) }
             }
         }
-        self.stored = stored
         fileSize = directory.fileSize
+        // A symbolic link's data is its target's path.
+        var links = ArchiveLinks()
+        for name in linkNames {
+            guard let link = stored.removeValue(forKey: name) else { continue }
+            guard link.size <= 4096 else {
+                throw MihirakiError(.badBook, path: path + ":" + name, "a symbolic link whose target is longer than 4 KiB")
+            }
+            let target = try Self.bytes(of: link, in: path, fileSize: fileSize, place: path + ":" + name)
+            links.add(name, .symbolic(String(decoding: target, as: UTF8.self)))
+        }
+        self.stored = stored
+        self.links = links
     }
 
-    func listFiles() throws -> [String] { Array(stored.keys) }
+    func listFiles() throws -> [String] { Array(stored.keys) + links.names }
+
+    /// The file entry a name stands for: itself, or what the link of that name leads to.
+    private func entry(_ relativePath: String) throws -> Stored {
+        let name = try links.file(for: relativePath, isFile: { stored[$0] != nil }, place: displayPath)
+        guard let entry = stored[name] else {
+            throw MihirakiError(.io, path: displayPath(relativePath), "no such entry")
+        }
+        return entry
+    }
 
     /// The entry's stored size and CRC-32: no inflating.
     func checksum(_ relativePath: String) throws -> (size: Int, crc: UInt32) {
-        guard let entry = stored[relativePath] else {
-            throw MihirakiError(.io, path: displayPath(relativePath), "no such entry")
-        }
+        let entry = try entry(relativePath)
         return (Int(clamping: entry.size), entry.crc)
     }
 
     func read(_ relativePath: String) throws -> [UInt8] {
-        guard let entry = stored[relativePath] else {
-            throw MihirakiError(.io, path: displayPath(relativePath), "no such entry")
-        }
+        try Self.bytes(of: try entry(relativePath), in: path, fileSize: fileSize, place: displayPath(relativePath))
+    }
+
+    /// One entry's data, inflated and checked; `place` names it in errors.
+    private static func bytes(of entry: Stored, in path: String, fileSize: Int, place: String) throws -> [UInt8] {
         guard entry.size <= Self.maxEntryBytes, entry.compressedSize <= Self.maxEntryBytes else {
-            throw MihirakiError(.badPage, path: displayPath(relativePath), "entry is larger than 1 GiB")
+            throw MihirakiError(.badPage, path: place, "entry is larger than 1 GiB")
         }
         func damaged(_ what: String) -> MihirakiError {
-            MihirakiError(.badPage, path: displayPath(relativePath), "entry is damaged (\(what))")
+            MihirakiError(.badPage, path: place, "entry is damaged (\(what))")
         }
         let compressedSize = Int(entry.compressedSize)
         guard entry.dataOffset + compressedSize <= fileSize else { throw damaged("it runs past the end of the archive") }
