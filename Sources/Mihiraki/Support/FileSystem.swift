@@ -20,6 +20,26 @@ package enum FileSystem {
         return String(cString: resolved)
     }
 
+    /// Refuses `path` unless, links resolved, it is `folder` (already
+    /// resolved) or inside it. A path that cannot be resolved is refused
+    /// too, for why (it may open where its resolved form could not be checked).
+    package static func confine(_ path: String, to folder: String) throws {
+        guard let resolved = realpath(path, nil) else { throw openError(path, errno) }
+        defer { free(resolved) }
+        guard isWithin(String(cString: resolved), folder) else {
+            throw MihirakiError(.io, path: path, "leaves the served folder (a symbolic link outside it)")
+        }
+    }
+
+    /// Why `path` cannot be opened, from `code` (an `errno`).
+    private static func openError(_ path: String, _ code: Int32) -> MihirakiError {
+        var link = stat()
+        if code == ENOENT && lstat(path, &link) == 0 {
+            return MihirakiError(.io, path: path, "a symbolic link to a file that does not exist")
+        }
+        return MihirakiError(.io, path: path, "cannot open: \(errnoText(code))")
+    }
+
     /// Whether `path`, links resolved, is `folder` (already resolved) or inside it.
     package static func isInside(_ path: String, _ folder: String) -> Bool {
         realPath(path).map { isWithin($0, folder) } ?? false
@@ -65,14 +85,7 @@ package enum FileSystem {
     /// device such as `/dev/zero` would never end.
     package static func openFile(_ path: String) throws -> (fd: Int32, size: Int) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            let code = errno
-            var link = stat()
-            if code == ENOENT && lstat(path, &link) == 0 {
-                throw MihirakiError(.io, path: path, "a symbolic link to a file that does not exist")
-            }
-            throw MihirakiError(.io, path: path, "cannot open: \(errnoText(code))")
-        }
+        guard fd >= 0 else { throw openError(path, errno) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let code = errno
@@ -130,11 +143,26 @@ package enum FileSystem {
     package static func kind(_ path: String) -> Kind {
         var info = stat()
         guard stat(path, &info) == 0 else { return .missing }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return .file
-        case S_IFDIR: return .directory
-        default: return .other
+        return kind(of: info.st_mode)
+    }
+
+    private static func kind(of mode: mode_t) -> Kind {
+        switch mode & S_IFMT {
+        case S_IFREG: .file
+        case S_IFDIR: .directory
+        default: .other
         }
+    }
+
+    /// What a folder's entry names (links followed), its identity, and
+    /// whether the entry is itself a link: one `lstat`, and a `stat` only
+    /// for a link.
+    package static func entry(_ path: String) -> (kind: Kind, identity: Identity?, isLink: Bool) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return (.missing, nil, false) }
+        let isLink = info.st_mode & S_IFMT == S_IFLNK
+        if isLink && stat(path, &info) != 0 { return (.missing, nil, true) }
+        return (kind(of: info.st_mode), Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)), isLink)
     }
 
     /// Names in a directory, without `.` and `..`. A name that is not valid
