@@ -33,8 +33,10 @@ struct PlanCommand: ParsableCommand {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
 
-    /// Set in the child that plans the book for its supervisor.
+    /// Set in the child that plans the book for its supervisor: to
+    /// `childWithJobs`, or to `childAlone` to read one page at a time.
     static let childVariable = "MIHIRAKI_SUPERVISED_PLAN"
+    static let childWithJobs = "1", childAlone = "alone"
 
     func run() throws {
         let options = try layout.layoutOptions()  // a bad option is a usage error (exit 2), before any book
@@ -44,8 +46,10 @@ struct PlanCommand: ParsableCommand {
         } else if options.readsPixels {
             return try supervise()
         }
+        var command = self
+        if environment[Self.childVariable] == Self.childAlone { command.jobs = 1 }
         do {
-            let (text, warnings) = try output()
+            let (text, warnings) = try command.output()
             for warning in warnings { printError("warning: " + warning) }
             print(text, terminator: "")
         } catch let error as MihirakiError {
@@ -63,18 +67,27 @@ struct PlanCommand: ParsableCommand {
     /// The child costs about 20 ms (reading the edges of a 400-page book
     /// takes about 0.4 s); a plan from the pages' sizes alone, which takes
     /// about as long as starting a child, stays in one process.
+    ///
+    /// A child ended by SIGKILL (the out-of-memory killer) is run once more
+    /// reading one page at a time, as `render` runs such a book again with
+    /// one worker; the child prints the plan only once it is made, so the
+    /// first leaves nothing half-printed.
     private func supervise() throws {
-        guard let ending = SupervisedChild.run(adding: [Self.childVariable: "1"], doing: "planning", event: { _ in }) else {
-            throw ExitCode(2)
-        }
-        if let signal = ending.signal {
-            guard ending.sentFromOutside else {
-                printError(ChildEnding.line(book, while: "planning it", signal: signal))
-                throw ExitCode(1)
+        for attempt in [Self.childWithJobs, Self.childAlone] {
+            guard let ending = SupervisedChild.run(adding: [Self.childVariable: attempt], doing: "planning", event: { _ in }) else {
+                throw ExitCode(2)
             }
-            SupervisedChild.endBy(signal)
+            if let signal = ending.signal {
+                guard ending.sentFromOutside else {
+                    if signal == SIGKILL && attempt == Self.childWithJobs && jobs > 1 { continue }
+                    printError(ChildEnding.line(book, while: "planning it", signal: signal))
+                    throw ExitCode(1)
+                }
+                SupervisedChild.endBy(signal)
+            }
+            if ending.exitStatus != 0 { throw ExitCode(ending.exitStatus) }
+            return
         }
-        if ending.exitStatus != 0 { throw ExitCode(ending.exitStatus) }
     }
 
     /// What `plan` prints on stdout, and the warnings it prints on stderr:

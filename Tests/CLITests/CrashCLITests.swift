@@ -187,13 +187,24 @@ struct CrashCLITests {
 
     /// The out-of-memory killer ends the planning child with SIGKILL: the
     /// line says the book was killed, not that Mihiraki failed.
-    @Test("plan --pairing auto whose child is killed by SIGKILL names the book as killed, exit 1")
+    @Test("plan --pairing auto whose child is killed by SIGKILL plans again one page at a time, then names the book as killed, exit 1")
     func killedPlanIsNamed() async throws {
-        let run = try await onOwnThread { try mihiraki(["plan", Fixtures.sampleBook.path, "--pairing", "auto"],
-                                                       environment: ["MIHIRAKI_TEST_FAULT": "kill:page7.jpg"]) }
-        #expect(run.status == 1, "\(run.stderr)")
-        #expect(run.stderr == "mihiraki: \(Fixtures.sampleBook.path): killed by SIGKILL while planning it (out of memory?)\n")
-        #expect(run.stdout.isEmpty)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // As render runs such a book again with one worker, a plan killed
+        // reading pages two at a time is made again reading one at a time:
+        // two children, then the kill named; with --jobs 1 there is no retry.
+        for (jobs, children) in [("2", 2), ("1", 1)] {
+            let (run, lines) = try await onOwnThread {
+                try mihirakiTraced(["plan", Fixtures.sampleBook.path, "--pairing", "auto", "--jobs", jobs], calls: "execve",
+                                   trace: folder.path + "/trace-\(jobs)", environment: ["MIHIRAKI_TEST_FAULT": "kill:page7.jpg"])
+            }
+            #expect(run.status == 1, "\(run.stderr)")
+            #expect(run.stderr == "mihiraki: \(Fixtures.sampleBook.path): killed by SIGKILL while planning it (out of memory?)\n")
+            #expect(run.stdout.isEmpty)
+            #expect(lines.filter { $0.contains("execve(\"/proc/self/exe\"") && $0.hasSuffix(" = 0") }.count == children,
+                    "--jobs \(jobs): \(lines.joined(separator: "\n"))")
+        }
     }
 
     /// An operator's SIGTERM sent to render's child alone (not to the

@@ -26,8 +26,10 @@ func mihiraki(_ arguments: [String], environment: [String: String] = [:]) throws
 /// Runs `mihiraki` under strace, tracing the system calls `calls` (strace's
 /// `trace=` list) in every thread, and returns the trace's lines; `trace` is
 /// where strace writes.
-func mihirakiTraced(_ arguments: [String], calls: String, trace: String) throws -> (run: Run, lines: [Substring]) {
-    let run = try runTool("/usr/bin/strace", ["-f", "-qq", "-e", "trace=\(calls)", "-o", trace, try mihirakiPath()] + arguments)
+func mihirakiTraced(_ arguments: [String], calls: String, trace: String,
+                    environment: [String: String] = [:]) throws -> (run: Run, lines: [Substring]) {
+    let run = try runTool("/usr/bin/strace", ["-f", "-qq", "-e", "trace=\(calls)", "-o", trace, try mihirakiPath()] + arguments,
+                          environment: environment)
     return (run, try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n"))
 }
 
