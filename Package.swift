@@ -38,7 +38,7 @@ let package = Package(
         .target(
             name: "CMihirakiCodecs",
             // libavif, libjxl and libarchive are loaded when first needed (lazy_codecs.c), not linked.
-            linkerSettings: ["png16", "jpeg", "deflate", "webp", "webpdemux", "gif", "lcms2"].map {
+            linkerSettings: ["png16", "jpeg", "deflate", "z", "webp", "webpdemux", "gif", "lcms2"].map {
                 .linkedLibrary($0)
             }
         ),

@@ -26,3 +26,15 @@ package func inflateRaw(_ compressed: [UInt8], size: Int) -> [UInt8]? {
     }
     return failed || produced != size ? nil : output
 }
+
+/// The first `count` bytes a raw deflate stream gives (fewer when it ends
+/// first, or when `compressed` is only its beginning); nil when damaged.
+package func inflateRawPrefix(_ compressed: [UInt8], count: Int) -> [UInt8]? {
+    var produced = 0
+    var failed = false
+    let output = [UInt8](unsafeUninitializedCapacity: max(count, 1)) { buffer, filled in
+        failed = compressed.withUnsafeBytes { mh_inflate_raw_prefix($0.baseAddress, $0.count, buffer.baseAddress, count, &produced) } != 0
+        filled = failed ? 0 : produced
+    }
+    return failed ? nil : output
+}

@@ -50,6 +50,47 @@ struct LimitsCLITests {
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/out/book/spread-001.png"))
     }
 
+    /// A page's header was read from a ZIP entry inflated whole, and a
+    /// header not in its first 256 KB from the whole file: a CBZ of 1 MB
+    /// whose entries each inflate to 512 MiB made a plan from page sizes
+    /// (which `serve` makes in its own process) hold a GiB and more.
+    @Test("A ZIP whose entries inflate to 512 MiB each is planned within 1 GiB of address space: the bad page named, exit 1")
+    func inflatingEntries() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let book = folder.path + "/bomb.cbz"
+        let script = #"""
+            import struct, sys, zlib
+            def deflated(head, mib):
+                # After a full flush each MiB of zeros compresses to the same bytes.
+                c = zlib.compressobj(9, zlib.DEFLATED, -15)
+                start = c.compress(head) + c.flush(zlib.Z_FULL_FLUSH)
+                block = c.compress(bytes(1 << 20)) + c.flush(zlib.Z_FULL_FLUSH)
+                assert block == c.compress(bytes(1 << 20)) + c.flush(zlib.Z_FULL_FLUSH)
+                crc = zlib.crc32(head)
+                for _ in range(mib):
+                    crc = zlib.crc32(bytes(1 << 20), crc)
+                return start + block * mib + c.flush(), crc, len(head) + (mib << 20)
+            page = open(sys.argv[2], "rb").read()
+            entries = [("p1.png", 0, page, zlib.crc32(page), len(page))]
+            data, crc, size = deflated(b"\x89PNG\r\n\x1a\n", 512)
+            entries += [(f"p{n}.png", 8, data, crc, size) for n in (2, 3, 4)]
+            out, directory = bytearray(), bytearray()
+            for name, method, data, crc, size in entries:
+                fields = (20, 0, method, 0, 0x21, crc, len(data), size, len(name), 0)
+                directory += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, *fields, 0, 0, 0, 0, len(out)) + name.encode()
+                out += struct.pack("<IHHHHHIIIHH", 0x04034B50, *fields) + name.encode() + data
+            end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(entries), len(entries), len(directory), len(out), 0)
+            open(sys.argv[1], "wb").write(out + directory + end)
+            """#
+        let made = try runTool("/usr/bin/python3", ["-c", script, book, Fixtures.sampleBook.path + "/page2.png"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let run = try runTool("/usr/bin/prlimit", ["--as=\(1 << 30)", try mihirakiPath(), "plan", book, "--jobs", "2"])
+        #expect(run.status == 1, "exit \(run.status): \(run.stderr)")
+        #expect(run.stderr.hasPrefix("mihiraki: \(book):p2.png: ") && run.stderr.hasSuffix(" (in its first 64 MiB, as far as a header is looked for)\n"),
+                "\(run.stderr)")
+    }
+
     @Test("--version prints the version")
     func version() throws {
         let run = try mihiraki(["--version"])

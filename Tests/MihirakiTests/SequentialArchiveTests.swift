@@ -212,6 +212,32 @@ struct SequentialArchiveTests {
         #expect(spreads[1] == spreads[0] && spreads[2] == spreads[0])
     }
 
+    @Test("A ZIP entry's first bytes, deflated or stored, small or incompressible, are its whole data's first bytes")
+    func zipPrefixes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let script = """
+            import random, sys, zipfile
+            rng = random.Random(7)
+            noise = bytes(rng.getrandbits(8) for _ in range(600_000))
+            text = b"".join(b"row %d of a page\\n" % i for i in range(40_000))
+            with zipfile.ZipFile(sys.argv[1], "w") as z:
+                for method, tag in ((zipfile.ZIP_DEFLATED, "d"), (zipfile.ZIP_STORED, "s")):
+                    for name, data in (("noise", noise), ("text", text), ("small", b"\\x89PNG"), ("empty", b"")):
+                        z.writestr(f"{tag}-{name}.png", data, compress_type=method)
+            """
+        let python = try runTool("/usr/bin/env", ["python3", "-c", script, folder.path + "/b.cbz"])
+        try #require(python.status == 0, "\(python.stderr)")
+        let book = try Book.load(folder.path + "/b.cbz")
+        #expect(book.images.count == 8)
+        for page in book.images {
+            let whole = try book.storage.read(page.source)
+            for count in [1, 4096, 256 << 10, 1 << 20] {
+                #expect(try book.storage.readPrefix(page.source, count: count) == Array(whole.prefix(count)), "\(page.source) \(count)")
+            }
+        }
+    }
+
     @Test("An encrypted ZIP (bsdtar, ZipCrypto) fails its book with one line saying it is encrypted")
     func encrypted() throws {
         let folder = try TemporaryFolder()

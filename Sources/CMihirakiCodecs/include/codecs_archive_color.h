@@ -64,6 +64,11 @@ uint32_t mh_crc32(uint32_t crc, const void *data, size_t size);
 /// fits, 1 when it is damaged or longer, -1 when out of memory. Bounded: it
 /// never reads past `src_size` nor writes past `dst_size`.
 int mh_inflate_raw(const void *src, size_t src_size, void *dst, size_t dst_size, size_t *produced);
+/// The first `dst_size` bytes of a raw deflate stream (fewer when it ends
+/// first or `src` is only its beginning), with zlib, which can stop early:
+/// reading a header never inflates a whole entry. 0 with `*produced` set,
+/// 1 when the data is damaged, -1 when out of memory.
+int mh_inflate_raw_prefix(const void *src, size_t src_size, void *dst, size_t dst_size, size_t *produced);
 
 #ifdef __cplusplus
 }

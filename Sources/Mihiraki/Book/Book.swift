@@ -146,15 +146,26 @@ public struct Book: Sendable {
     /// they suffice (nearly always), so planning a book does not read it whole.
     /// - Throws: ``MihirakiError`` naming the file, for a damaged or unsupported header.
     func header(_ page: PageFile) throws -> PageHeader {
-        let prefixSize = 256 << 10
-        let head = try storage.readPrefix(page.source, count: prefixSize)
+        let head = try storage.readPrefix(page.source, count: Self.headerPrefix)
         return try MihirakiError.wrapping(path: displayPath(page)) {
             if let header = try? PageDecoder.header(of: head) { return header }
-            // A header larger than the prefix (big EXIF or ICC data), or a damaged
-            // one: judge it on the whole file.
-            return try PageDecoder.header(of: head.count < prefixSize ? head : try storage.read(page.source))
+            guard head.count == Self.headerPrefix else { return try PageDecoder.header(of: head) }
+            // A header larger than the prefix (big EXIF or ICC data), or a
+            // damaged one: judged on up to `headerLimit` bytes, never more, so
+            // a hostile page cannot make a plan (the server makes it in its
+            // own process) hold its whole inflated size.
+            let more = try storage.readPrefix(page.source, count: Self.headerLimit)
+            do {
+                return try PageDecoder.header(of: more)
+            } catch var error as CodecError where more.count == Self.headerLimit {
+                error.message += " (in its first \(Self.headerLimit >> 20) MiB, as far as a header is looked for)"
+                throw error
+            }
         }
     }
+
+    /// Bytes read for a page's header, and the most read when they do not hold it.
+    static let headerPrefix = 256 << 10, headerLimit = 64 << 20
 
     /// Where an image lives, as errors name it (`book/p1.png`, `vol.cbz:p1.png`).
     /// - Parameter page: one of ``images``.

@@ -85,6 +85,41 @@ final class ZIPSource: BookSource, Sendable {
         try Self.bytes(of: try entry(relativePath), in: path, fileSize: fileSize, place: displayPath(relativePath))
     }
 
+    /// The first `count` bytes of an entry, inflating no more than that: a
+    /// page's header never inflates its whole entry (an archive of 4 MB
+    /// whose entries each inflated to 1 GiB made a plan hold 2 GB).
+    func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] {
+        let entry = try entry(relativePath), place = displayPath(relativePath)
+        let wanted = min(count, Int(clamping: entry.size)), compressedSize = Int(clamping: entry.compressedSize)
+        guard entry.deflated else {
+            return try Self.bytes(of: entry, in: path, fileSize: fileSize, place: place, upTo: wanted, input: wanted)
+        }
+        // Enough input for `wanted` bytes of any stream an archiver writes
+        // (deflate expands only by its blocks' headers); a stream that needs
+        // more is given all of its input, its output still held to `wanted`.
+        let guess = min(compressedSize, wanted + wanted / 4 + 4096)
+        let prefix = try Self.bytes(of: entry, in: path, fileSize: fileSize, place: place, upTo: wanted, input: guess)
+        guard prefix.count < wanted && guess < compressedSize else { return prefix }
+        return try Self.bytes(of: entry, in: path, fileSize: fileSize, place: place, upTo: wanted)
+    }
+
+    /// The first `count` bytes of an entry's data (fewer when it is shorter)
+    /// from its first `input` bytes as stored (all of them by default): no
+    /// CRC can be checked on a part.
+    private static func bytes(of entry: Stored, in path: String, fileSize: Int, place: String, upTo count: Int,
+                              input: Int? = nil) throws -> [UInt8] {
+        let compressedSize = Int(clamping: entry.compressedSize)
+        guard entry.dataOffset <= fileSize, compressedSize <= fileSize - entry.dataOffset else {
+            throw MihirakiError(.badPage, path: place, "entry is damaged (it runs past the end of the archive)")
+        }
+        let data = try FileSystem.readRange(path, offset: entry.dataOffset, count: min(input ?? compressedSize, compressedSize))
+        guard entry.deflated else { return Array(data.prefix(count)) }
+        guard let prefix = inflateRawPrefix(data, count: count) else {
+            throw MihirakiError(.badPage, path: place, "entry is damaged (its deflate stream is broken)")
+        }
+        return prefix
+    }
+
     /// One entry's data, inflated and checked; `place` names it in errors.
     private static func bytes(of entry: Stored, in path: String, fileSize: Int, place: String) throws -> [UInt8] {
         guard entry.size <= Self.maxEntryBytes, entry.compressedSize <= Self.maxEntryBytes else {

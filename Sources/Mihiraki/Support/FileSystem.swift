@@ -211,9 +211,9 @@ extension FileSystem {
 
     /// Up to `count` leading bytes of a file (fewer only when the file is shorter).
     static func readPrefix(_ path: String, count: Int) throws -> [UInt8] {
-        let fd = try openFile(path).fd
+        let (fd, size) = try openFile(path)
         defer { close(fd) }
-        return try drain(fd, path: path, sizeHint: count, limit: count)
+        return try drain(fd, path: path, sizeHint: min(size, count), limit: count)
     }
 }
 
