@@ -238,6 +238,47 @@ struct SequentialArchiveTests {
         }
     }
 
+    /// A RAR, 7z or tar book is unpacked whole on its first read: a CB7 of
+    /// 123 KB unpacked 768 MiB into the temporary folder, each entry held in
+    /// memory first, and one of a few MB could fill the disk.
+    @Test("A gzipped tar of 341 KB that would unpack to 320 MiB is refused naming it as a decompression bomb")
+    func unpackingBomb() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let book = folder.path + "/bomb.cbt"
+        let script = #"""
+            import struct, sys, tarfile, zlib
+            def entry(name, size):
+                info = tarfile.TarInfo(name)
+                info.size = size
+                return info.tobuf(format=tarfile.USTAR_FORMAT)
+            def flushed(data):
+                c = zlib.compressobj(9, zlib.DEFLATED, -15)
+                return c.compress(data) + c.flush(zlib.Z_FULL_FLUSH)
+            page = open(sys.argv[2], "rb").read()
+            page += bytes(-len(page) % 512)
+            # After a full flush each MiB of zeros compresses to the same bytes.
+            mib = flushed(bytes(1 << 20))
+            first = entry("p0.png", len(page)) + page
+            body, crc, size = flushed(first), zlib.crc32(first), len(first)
+            for n in (1, 2):
+                header = entry(f"p{n}.png", 160 << 20)
+                body += flushed(header) + mib * 160
+                crc, size = zlib.crc32(header, crc), size + 512 + (160 << 20)
+                for _ in range(160):
+                    crc = zlib.crc32(bytes(1 << 20), crc)
+            body += flushed(bytes(1024)) + zlib.compressobj(9, zlib.DEFLATED, -15).flush()
+            crc, size = zlib.crc32(bytes(1024), crc), size + 1024
+            gzip = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff" + body + struct.pack("<II", crc, size & 0xFFFFFFFF)
+            open(sys.argv[1], "wb").write(gzip)
+            """#
+        let python = try runTool("/usr/bin/env", ["python3", "-c", script, book, Fixtures.sampleBook.path + "/page2.png"])
+        try #require(python.status == 0, "\(python.stderr)")
+        #expect(throws: MihirakiError(.badBook, path: book, "unpacks to more than 100 times its size (256 MiB; a decompression bomb?)")) {
+            _ = try BookPlan(book: try Book.load(book), options: LayoutOptions())
+        }
+    }
+
     @Test("An encrypted ZIP (bsdtar, ZipCrypto) fails its book with one line saying it is encrypted")
     func encrypted() throws {
         let folder = try TemporaryFolder()

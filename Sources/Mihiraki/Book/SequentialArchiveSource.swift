@@ -110,19 +110,48 @@ final class SequentialArchiveSource: BookSource, Sendable {
         }
     }
 
-    /// Every entry of `index`, in one pass, each into a file named by its number.
+    /// Every entry of `index`, in one pass, each streamed into a file named
+    /// by its number: one chunk in memory, never an entry. An entry past
+    /// 1 GiB is refused, and so is an archive unpacking to more than
+    /// ``unpackRatio`` times its own size (``unpackFloor`` at least): a CB7
+    /// of 123 KB unpacked three 256 MiB entries, and one of a few MB could
+    /// fill the temporary folder's disk.
     private static func unpack(_ path: String, index: [String: Int]) throws -> String {
         let folder = try FileSystem.makeTemporaryFolder()
         do {
+            var info = stat()
+            let archiveSize = stat(path, &info) == 0 ? Int(info.st_size) : 0
+            let entryLimit = Int(ZIPSource.maxEntryBytes)
+            let budget = max(unpackFloor, archiveSize > Int.max / unpackRatio ? Int.max : archiveSize * unpackRatio)
+            var unpacked = 0
             try wrap(path) {
                 let reader = try ArchiveReader(path: path)
                 var chunk = [UInt8](repeating: 0, count: 1 << 20)
                 var done = Set<Int>()
                 while let entry = try reader.next() {
                     guard entry.isFile, let number = index[entryPath(entry.name)], done.insert(number).inserted else { continue }
-                    let bytes = try readEntry(reader, at: path + ":" + entry.name, limit: Int(ZIPSource.maxEntryBytes),
-                                              chunk: &chunk)
-                    try FileSystem.writeAtomically(bytes, to: folder + "/" + String(number))
+                    let place = path + ":" + entry.name, file = folder + "/" + String(number)
+                    let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                    guard fd >= 0 else { throw MihirakiError(.io, path: place, "cannot unpack into \(folder): \(FileSystem.errnoText())") }
+                    defer { close(fd) }
+                    var size = 0
+                    try wrap(place) {
+                        while case let n = try chunk.withUnsafeMutableBytes({ try reader.read(into: $0) }), n > 0 {
+                            size += n
+                            unpacked += n
+                            guard size <= entryLimit else {
+                                throw MihirakiError(.badPage, path: place, "entry is larger than \(entryLimit >> 20) MiB")
+                            }
+                            guard unpacked <= budget else {
+                                throw MihirakiError(.badBook, path: path, "unpacks to more than \(unpackRatio) times its size "
+                                                    + "(\(budget >> 20) MiB; a decompression bomb?)")
+                            }
+                            let failure = chunk.withUnsafeBytes { FileSystem.writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+                            guard failure == 0 else {
+                                throw MihirakiError(.io, path: place, "cannot unpack into \(folder): \(FileSystem.errnoText(failure))")
+                            }
+                        }
+                    }
                 }
             }
         } catch {
@@ -131,6 +160,10 @@ final class SequentialArchiveSource: BookSource, Sendable {
         }
         return folder
     }
+
+    /// How many times its own size an archive may unpack to (pages are
+    /// compressed images, which no archiver shrinks much further).
+    static let unpackRatio = 100, unpackFloor = 256 << 20
 
     /// The current entry's data (`where` names it in errors), refused past `limit` bytes.
     private static func readEntry(_ reader: ArchiveReader, at place: String, limit: Int, chunk: inout [UInt8]) throws -> [UInt8] {

@@ -103,6 +103,20 @@ extension FileSystem {
         ".\(name).~\(hostTag)~\(getpid())~\(UInt32.random(in: 0...UInt32.max)).tmp"
     }
 
+    /// Writes all of `bytes` to `fd`: 0, or the `errno` of the write that failed.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += n
+        }
+        return 0
+    }
+
     /// Writes `bytes` to a temporary file beside `path` and renames it into
     /// place, so `path` is either absent, the old file, or the complete new one.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
@@ -112,19 +126,7 @@ extension FileSystem {
         let temp = dir + "/" + temporaryName(for: name)
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw MihirakiError(.io, path: path, "cannot write: \(errnoText())") }
-        var offset = 0
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { raw in
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += n
-            }
-        }
+        var failure = bytes.withUnsafeBytes { writeAll(fd, $0) }
         if close(fd) != 0 && failure == 0 { failure = errno }
         if failure == 0 && rename(temp, path) != 0 { failure = errno }
         if failure != 0 {
