@@ -105,6 +105,25 @@ struct ServerCLITests {
         }
     }
 
+    /// Listing a served folder book resolved every entry's real path, one
+    /// readlink per folder above it: a book 1,800 folders deep held its
+    /// request past the server's deadline (504 after 30 s), and a core in the
+    /// server's own process for minutes after.
+    @Test("A book folder 1,800 folders deep: its manifest and spreads are served, both pages")
+    func deepFolder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let deep = Array(repeating: "a", count: 1_800).joined(separator: "/")
+        try folder.write("root/deep/p1.png", try Fixtures.solidPNG(width: 60, height: 90, [40]))
+        try folder.write("root/deep/\(deep)/p2.png", try Fixtures.solidPNG(width: 60, height: 90, [80]))
+        let server = try RunningServer(root: folder.path + "/root", ["--quiet"])
+        defer { server.stop() }
+        let manifest = try httpGet(server, "/api/books/deep/manifest?layout=single")
+        #expect(manifest.status == 200, "\(manifest.status) \(manifest.text.suffix(200))")
+        #expect(manifest.text.contains("\"p1.png\"") && manifest.text.contains(deep + "/p2.png"))
+        #expect(try httpGet(server, "/api/books/deep/spreads/2.png?layout=single&size=x50").status == 200)
+    }
+
     @Test("An HTTP/1.0 request without keep-alive gets its answer and the connection closes at once")
     func http10() throws {
         try withServer { _, server in

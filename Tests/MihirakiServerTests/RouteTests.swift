@@ -262,28 +262,6 @@ struct RouteTests {
         }
     }
 
-    /// Listing a served folder book resolved every entry's real path, one
-    /// readlink per folder above it: a book 1,800 folders deep held its
-    /// request past the deadline (504), and a core for minutes after.
-    @Test("A book folder 1,800 folders deep: its manifest and spreads are served, both pages")
-    func deepFolder() async throws {
-        let deep = Array(repeating: "a", count: 1_800).joined(separator: "/")
-        try await Self.withApp({ _ in }, prepare: { library in
-            _ = try library.folder.write("root/deep/p1.png", try Fixtures.solidPNG(width: 60, height: 90, [40]))
-            _ = try library.folder.write("root/deep/\(deep)/p2.png", try Fixtures.solidPNG(width: 60, height: 90, [80]))
-        }) { _, client in
-            let clock = ContinuousClock(), start = clock.now
-            let manifest = try await Self.get(client, "/api/books/deep/manifest?layout=single")
-            // Not a speed target: the quadratic walk took a minute here, the
-            // walk that resolves only links well under a second.
-            #expect(clock.now - start < .seconds(15))
-            #expect(manifest.status == .ok, "\(String(buffer: manifest.body).suffix(200))")
-            let text = String(buffer: manifest.body)
-            #expect(text.contains("\"p1.png\"") && text.contains(deep + "/p2.png"))
-            #expect(try await Self.get(client, "/api/books/deep/spreads/2.png?layout=single&size=x50").status == .ok)
-        }
-    }
-
     @Test("A link inside ROOT to another book: both ids list and serve the book")
     func aliasLink() async throws {
         try await Self.withApp({ _ in }, prepare: { library in
