@@ -57,8 +57,9 @@ struct HostileInputCLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/book") == ["p1.png"])
     }
 
-    @Test("-o that is a link loop, a dangling link or a file: one usage line, exit 2, nothing created",
-          arguments: ["loop", "dangling", "file", "under-file"])
+    /// `-o /dev/null` was "/dev/null is a file".
+    @Test("-o that is a link loop, a dangling link, a file, a named pipe or a device: one usage line saying which, exit 2, nothing created",
+          arguments: ["loop", "dangling", "file", "under-file", "pipe", "device"])
     func unusableOutput(kind: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -74,6 +75,10 @@ struct HostileInputCLITests {
             try files.createSymbolicLink(atPath: out, withDestinationPath: folder.path + "/nowhere")
         case "file":
             try folder.write("out", [1])
+        case "pipe":
+            #expect(mkfifo(out, 0o644) == 0)
+        case "device":
+            out = "/dev/null"
         default:
             try folder.write("out", [1])
             out += "/deeper"
@@ -81,7 +86,10 @@ struct HostileInputCLITests {
         let before = try files.subpathsOfDirectory(atPath: folder.path).sorted()
         let run = try mihiraki(["render", folder.path + "/book", "-o", out])
         #expect(run.status == 2)
-        #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains("cannot be created"), "\(run.stderr)")
+        let what = ["loop": "is a loop of symbolic links", "dangling": "is a symbolic link to nothing", "pipe": "is a named pipe",
+                    "device": "/dev/null is a device"][kind] ?? "/out is a file"
+        #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains("cannot be created: ")
+                    && run.stderr.hasSuffix(what + "\n"), "\(run.stderr)")
         #expect(try files.subpathsOfDirectory(atPath: folder.path).sorted() == before)
     }
 

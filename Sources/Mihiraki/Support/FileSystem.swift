@@ -92,18 +92,24 @@ package enum FileSystem {
             close(fd)
             throw MihirakiError(.io, path: path, "cannot stat: \(errnoText(code))")
         }
-        let what: String? = switch info.st_mode & S_IFMT {
-        case S_IFREG: nil
-        case S_IFDIR: "is a folder, not a file"
-        case S_IFIFO: "is a named pipe, not a file"
-        case S_IFCHR, S_IFBLK: "is a device, not a file"
-        default: "is not a regular file"
-        }
-        if let what {
+        guard info.st_mode & S_IFMT == S_IFREG else {
             close(fd)
-            throw MihirakiError(.io, path: path, what)
+            throw MihirakiError(.io, path: path, "is \(name(of: info.st_mode)), not a file")
         }
         return (fd, Int(info.st_size))
+    }
+
+    /// What a file of this mode is, in a user's words: `a file`, `a folder`,
+    /// `a named pipe`, `a device`, `a socket` (`stat`'s `st_mode`).
+    package static func name(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: "a file"
+        case S_IFDIR: "a folder"
+        case S_IFIFO: "a named pipe"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFSOCK: "a socket"
+        default: "a special file"
+        }
     }
 
     /// Reads from `fd` until end of file or `limit` bytes, straight into the

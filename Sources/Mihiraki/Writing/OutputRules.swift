@@ -49,7 +49,7 @@ extension BookRenderer {
                     throw MihirakiError(.usage, "the output folder \(path) cannot be created: \(existing) \(what)")
                 }
                 guard (info.st_mode & S_IFMT) == S_IFDIR else {
-                    throw MihirakiError(.usage, "the output folder \(path) cannot be created: \(existing) is a file")
+                    throw MihirakiError(.usage, "the output folder \(path) cannot be created: \(existing) is \(FileSystem.name(of: info.st_mode))")
                 }
                 guard let real = FileSystem.realPath(existing) else {
                     throw MihirakiError(.usage, "the output folder \(path) cannot be resolved: \(FileSystem.errnoText())")
