@@ -110,6 +110,30 @@ struct EPUBTests {
         """
     }
 
+    /// Every document was read whole: an EPUB of 310 KB whose page document
+    /// inflated to 300 MiB made loading it (which `serve` does in its own
+    /// process) hold 950 MB.
+    @Test("A document over 16 MiB fails the EPUB in one line naming it; one of 1 MiB is read")
+    func largeDocuments() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let items = #"<item id="a" href="page.xhtml" media-type="application/xhtml+xml"/><item id="i" href="p1.png" media-type="image/png"/>"#
+        let package = Array(Self.package(items: items, spine: #"<itemref idref="a"/>"#).utf8)
+        let png = try Fixtures.solidPNG(width: 60, height: 90, [50])
+        for (name, padding) in [("small.epub", 1 << 20), ("large.epub", 17 << 20)] {
+            let page = Array("<html><body>".utf8) + [UInt8](repeating: 0x20, count: padding) + Array(#"<img src="p1.png"/></body></html>"#.utf8)
+            let path = try Self.writeEPUB(folder, name, package: package, files: [("OEBPS/page.xhtml", page), ("OEBPS/p1.png", png)])
+            if padding < 16 << 20 {
+                #expect(try Book.load(path).images.map(\.source) == ["OEBPS/p1.png"])
+            } else {
+                #expect(throws: MihirakiError(.badBook, path: path,
+                                              "OEBPS/page.xhtml is larger than 16 MiB, more than any document of an EPUB of pictures holds")) {
+                    _ = try Book.load(path)
+                }
+            }
+        }
+    }
+
     /// Issue reproductions: a non-linear picture was dropped without a word,
     /// an SVG spine document (the W3C fixed-layout test book's form) refused,
     /// a UTF-16 package document read as garbage.

@@ -22,17 +22,27 @@ final class EPUBSource: BookSource, Sendable {
     /// Non-linear spine items of text, named.
     let warnings: [MihirakiError]
     let path: String
+    /// The largest XML document read (container, package document, a page's document).
+    static let documentLimit = 16 << 20
 
     init(path: String) throws {
         self.path = path
         let archive = try BookKind.zip.open(path)
         self.archive = archive
         let files = Set(try archive.listFiles())
+        func bad(_ what: String) -> MihirakiError { MihirakiError(.badBook, path: path, "a damaged EPUB: " + what) }
+        // A document (container, package, page) is read whole only when it
+        // is no larger than `documentLimit`: one of a few hundred KB
+        // inflating to 300 MiB made loading the book (which `serve` does in
+        // its own process) hold 950 MB.
         func read(_ name: String) throws -> [UInt8] {
             guard files.contains(name) else { throw MihirakiError(.badBook, path: path, "an EPUB without \(name)") }
+            guard try archive.readPrefix(name, count: Self.documentLimit + 1).count <= Self.documentLimit else {
+                throw MihirakiError(.badBook, path: path, "\(name) is larger than \(Self.documentLimit >> 20) MiB, "
+                                    + "more than any document of an EPUB of pictures holds")
+            }
             return try archive.read(name)
         }
-        func bad(_ what: String) -> MihirakiError { MihirakiError(.badBook, path: path, "a damaged EPUB: " + what) }
 
         // Every XML file of the book is read through here: a malformed one fails the book naming it.
         func elements(_ name: String) throws -> [Element] {
