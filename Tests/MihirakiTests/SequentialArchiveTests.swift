@@ -279,6 +279,27 @@ struct SequentialArchiveTests {
         }
     }
 
+    /// `ComicInfo.xml` was read whole (from a tar, up to 1 MiB, failing the
+    /// book past it): a ZIP's inflating to a GiB would be held by loading
+    /// the book, which `serve` does in its own process.
+    @Test("A ComicInfo.xml over 16 MiB is ignored in a warning, in a folder, a ZIP and a tar, and the tar is not unpacked")
+    func largeComicInfo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("src/p1.png", try Fixtures.solidPNG(width: 30, height: 45, [90]))
+        try folder.write("src/ComicInfo.xml", Array("<ComicInfo><Manga>YesAndRightToLeft</Manga>".utf8)
+                                                + [UInt8](repeating: 0x20, count: 17 << 20) + Array("</ComicInfo>".utf8))
+        try bsdtar(["--format", "ustar", "-cf", folder.path + "/book.cbt", "-C", folder.path + "/src", "."])
+        try bsdtar(["--format", "zip", "-cf", folder.path + "/book.cbz", "-C", folder.path + "/src", "."])
+        for name in ["src", "book.cbt", "book.cbz"] {
+            let path = folder.path + "/" + name
+            let book = try Book.load(path)
+            #expect(book.comicInfo == nil, "\(name)")
+            #expect(book.warnings.map(\.message) == ["ignored: larger than 16 MiB, more than any ComicInfo.xml holds"], "\(name)")
+            if let archive = book.storage as? SequentialArchiveSource { #expect(!archive.isUnpacked) }
+        }
+    }
+
     @Test("An encrypted ZIP (bsdtar, ZipCrypto) fails its book with one line saying it is encrypted")
     func encrypted() throws {
         let folder = try TemporaryFolder()

@@ -97,7 +97,13 @@ public struct Book: Sendable {
 
         var comicInfo: ComicInfo?
         var warnings = storage.warnings
-        if let comicInfoPath {
+        // Read whole only when it could be one: a ZIP's ComicInfo.xml
+        // inflating to a GiB would be held by loading the book, which `serve`
+        // does in its own process.
+        if let comicInfoPath, try storage.readPrefix(comicInfoPath, count: comicInfoLimit + 1).count > comicInfoLimit {
+            warnings.append(MihirakiError(.badBook, path: storage.displayPath(comicInfoPath),
+                                          "ignored: larger than \(comicInfoLimit >> 20) MiB, more than any ComicInfo.xml holds"))
+        } else if let comicInfoPath {
             do {
                 comicInfo = try ComicInfo.parse(try storage.read(comicInfoPath))
             } catch let error as ComicInfo.Malformed {
@@ -163,6 +169,9 @@ public struct Book: Sendable {
             }
         }
     }
+
+    /// The largest `ComicInfo.xml` read; a larger one is ignored, in a warning.
+    static let comicInfoLimit = 16 << 20
 
     /// Bytes read for a page's header, and the most read when they do not hold it.
     static let headerPrefix = 256 << 10, headerLimit = 64 << 20

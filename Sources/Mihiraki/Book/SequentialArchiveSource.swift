@@ -50,7 +50,9 @@ final class SequentialArchiveSource: BookSource, Sendable {
                 order.append(name)
                 if name.lowercased() == "comicinfo.xml" && comicInfo == nil {
                     var chunk = [UInt8](repeating: 0, count: 1 << 16)
-                    comicInfo = (name, try Self.readEntry(reader, at: path + ":" + name, limit: 1 << 20, chunk: &chunk))
+                    // One byte past the limit at most: enough for the book to tell a larger one.
+                    comicInfo = (name, try Self.readEntry(reader, at: path + ":" + name, limit: Book.comicInfoLimit + 1,
+                                                          chunk: &chunk, truncating: true))
                 }
             }
         }
@@ -69,7 +71,8 @@ final class SequentialArchiveSource: BookSource, Sendable {
     }
 
     func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] {
-        try FileSystem.readPrefix(try unpackedPath(relativePath), count: count)
+        if let comicInfo, comicInfo.name == (try fileEntry(relativePath)) { return Array(comicInfo.bytes.prefix(count)) }
+        return try FileSystem.readPrefix(try unpackedPath(relativePath), count: count)
     }
 
     func checksum(_ relativePath: String) throws -> (size: Int, crc: UInt32) {
@@ -165,13 +168,17 @@ final class SequentialArchiveSource: BookSource, Sendable {
     /// compressed images, which no archiver shrinks much further).
     static let unpackRatio = 100, unpackFloor = 256 << 20
 
-    /// The current entry's data (`where` names it in errors), refused past `limit` bytes.
-    private static func readEntry(_ reader: ArchiveReader, at place: String, limit: Int, chunk: inout [UInt8]) throws -> [UInt8] {
+    /// The current entry's data (`place` names it in errors): refused past
+    /// `limit` bytes, or, `truncating`, its first `limit` bytes.
+    private static func readEntry(_ reader: ArchiveReader, at place: String, limit: Int, chunk: inout [UInt8],
+                                  truncating: Bool = false) throws -> [UInt8] {
         var bytes: [UInt8] = []
         try wrap(place) {
             while case let n = try chunk.withUnsafeMutableBytes({ try reader.read(into: $0) }), n > 0 {
                 guard bytes.count + n <= limit else {
-                    throw MihirakiError(.badPage, path: place, "entry is larger than \(limit >> 20) MiB")
+                    guard truncating else { throw MihirakiError(.badPage, path: place, "entry is larger than \(limit >> 20) MiB") }
+                    bytes += chunk[0..<(limit - bytes.count)]
+                    return
                 }
                 bytes += chunk[0..<n]
             }
