@@ -166,7 +166,7 @@ final class SequentialArchiveSource: BookSource, Sendable {
 
     /// How many times its own size an archive may unpack to (pages are
     /// compressed images, which no archiver shrinks much further).
-    static let unpackRatio = 100, unpackFloor = 256 << 20
+    static let unpackRatio = 100, unpackFloor = 64 << 20
 
     /// The current entry's data (`place` names it in errors): refused past
     /// `limit` bytes, or, `truncating`, its first `limit` bytes.
