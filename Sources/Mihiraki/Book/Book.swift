@@ -100,15 +100,17 @@ public struct Book: Sendable {
         // Read whole only when it could be one: a ZIP's ComicInfo.xml
         // inflating to a GiB would be held by loading the book, which `serve`
         // does in its own process.
-        if let comicInfoPath, try storage.readPrefix(comicInfoPath, count: comicInfoLimit + 1).count > comicInfoLimit {
-            warnings.append(MihirakiError(.badBook, path: storage.displayPath(comicInfoPath),
-                                          "ignored: larger than \(comicInfoLimit >> 20) MiB, more than any ComicInfo.xml holds"))
-        } else if let comicInfoPath {
+        if let comicInfoPath {
+            let place = storage.displayPath(comicInfoPath)
             do {
-                comicInfo = try ComicInfo.parse(try storage.read(comicInfoPath))
+                if let bytes = try storage.read(comicInfoPath, atMost: comicInfoLimit) {
+                    comicInfo = try ComicInfo.parse(bytes)
+                } else {
+                    warnings.append(MihirakiError(.badBook, path: place,
+                                                  "ignored: larger than \(comicInfoLimit >> 20) MiB, more than any ComicInfo.xml holds"))
+                }
             } catch let error as ComicInfo.Malformed {
-                warnings.append(MihirakiError(.badBook, path: storage.displayPath(comicInfoPath),
-                                              "ignored: " + error.message, underlying: error))
+                warnings.append(MihirakiError(.badBook, path: place, "ignored: " + error.message, underlying: error))
             }
         }
         let (spreadLabels, labelsWarning) = KCCSpreadLabels.load(forBook: trimmed, confinedTo: root)

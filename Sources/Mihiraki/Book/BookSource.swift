@@ -18,7 +18,8 @@ protocol BookSource: Sendable {
     /// checksum its entries); `nil` to checksum file by file.
     func wholeChecksum() throws -> (size: Int, crc: UInt32)?
     /// At least the first `count` bytes of a file (all of it when shorter);
-    /// enough for a header in nearly every image.
+    /// enough for a header in nearly every image. Each source reads no more
+    /// than it must: a page's header is judged on a prefix.
     func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8]
     /// The pages in the order the book itself declares (an EPUB's spine), or
     /// `nil`: then every image file is a page, in natural order of its path.
@@ -46,7 +47,15 @@ struct BookDeclarations: Sendable {
 }
 
 extension BookSource {
-    func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] { try read(relativePath) }
+    /// The whole file when it is at most `limit` bytes, else nil, having read
+    /// (or inflated) no more than `limit + 1` of them: for the documents a
+    /// book holds (`ComicInfo.xml`, an EPUB's XML), which a hostile book can
+    /// make inflate to a GiB.
+    func read(_ relativePath: String, atMost limit: Int) throws -> [UInt8]? {
+        guard try readPrefix(relativePath, count: limit + 1).count <= limit else { return nil }
+        return try read(relativePath)
+    }
+
     func wholeChecksum() throws -> (size: Int, crc: UInt32)? { nil }
     func readingOrder() throws -> [String]? { nil }
     var declarations: BookDeclarations? { nil }

@@ -37,11 +37,11 @@ final class EPUBSource: BookSource, Sendable {
         // its own process) hold 950 MB.
         func read(_ name: String) throws -> [UInt8] {
             guard files.contains(name) else { throw MihirakiError(.badBook, path: path, "an EPUB without \(name)") }
-            guard try archive.readPrefix(name, count: Self.documentLimit + 1).count <= Self.documentLimit else {
+            guard let bytes = try archive.read(name, atMost: Self.documentLimit) else {
                 throw MihirakiError(.badBook, path: path, "\(name) is larger than \(Self.documentLimit >> 20) MiB, "
                                     + "more than any document of an EPUB of pictures holds")
             }
-            return try archive.read(name)
+            return bytes
         }
 
         // Every XML file of the book is read through here: a malformed one fails the book naming it.
