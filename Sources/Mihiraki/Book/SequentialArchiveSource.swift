@@ -51,8 +51,8 @@ final class SequentialArchiveSource: BookSource, Sendable {
                 if name.lowercased() == "comicinfo.xml" && comicInfo == nil {
                     var chunk = [UInt8](repeating: 0, count: 1 << 16)
                     // One byte past the limit at most: enough for the book to tell a larger one.
-                    comicInfo = (name, try Self.readEntry(reader, at: path + ":" + name, limit: Book.comicInfoLimit + 1,
-                                                          chunk: &chunk, truncating: true))
+                    comicInfo = (name, try Self.readEntry(reader, at: path + ":" + name, upTo: Book.comicInfoLimit + 1,
+                                                          chunk: &chunk))
                 }
             }
         }
@@ -66,13 +66,15 @@ final class SequentialArchiveSource: BookSource, Sendable {
     func listFiles() throws -> [String] { order }
 
     func read(_ relativePath: String) throws -> [UInt8] {
-        if let comicInfo, comicInfo.name == (try fileEntry(relativePath)) { return comicInfo.bytes }
-        return try FileSystem.read(try unpackedPath(relativePath))
+        let entry = try fileEntry(relativePath)
+        if let comicInfo, comicInfo.name == entry { return comicInfo.bytes }
+        return try FileSystem.read(try unpackedPath(entry))
     }
 
     func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] {
-        if let comicInfo, comicInfo.name == (try fileEntry(relativePath)) { return Array(comicInfo.bytes.prefix(count)) }
-        return try FileSystem.readPrefix(try unpackedPath(relativePath), count: count)
+        let entry = try fileEntry(relativePath)
+        if let comicInfo, comicInfo.name == entry { return Array(comicInfo.bytes.prefix(count)) }
+        return try FileSystem.readPrefix(try unpackedPath(entry), count: count)
     }
 
     func checksum(_ relativePath: String) throws -> (size: Int, crc: UInt32) {
@@ -96,9 +98,10 @@ final class SequentialArchiveSource: BookSource, Sendable {
         try links.file(for: relativePath, isFile: { index[$0] != nil }, place: displayPath)
     }
 
-    private func unpackedPath(_ relativePath: String) throws -> String {
-        guard let number = index[try fileEntry(relativePath)] else {
-            throw MihirakiError(.io, path: displayPath(relativePath), "no such entry")
+    /// Where the file entry `entry` (a name ``fileEntry(_:)`` gave) was unpacked.
+    private func unpackedPath(_ entry: String) throws -> String {
+        guard let number = index[entry] else {
+            throw MihirakiError(.io, path: displayPath(entry), "no such entry")
         }
         return try unpacked() + "/" + String(number)
     }
@@ -168,19 +171,13 @@ final class SequentialArchiveSource: BookSource, Sendable {
     /// compressed images, which no archiver shrinks much further).
     static let unpackRatio = 100, unpackFloor = 64 << 20
 
-    /// The current entry's data (`place` names it in errors): refused past
-    /// `limit` bytes, or, `truncating`, its first `limit` bytes.
-    private static func readEntry(_ reader: ArchiveReader, at place: String, limit: Int, chunk: inout [UInt8],
-                                  truncating: Bool = false) throws -> [UInt8] {
+    /// The current entry's first `count` bytes (all of it when shorter);
+    /// `place` names it in errors.
+    private static func readEntry(_ reader: ArchiveReader, at place: String, upTo count: Int, chunk: inout [UInt8]) throws -> [UInt8] {
         var bytes: [UInt8] = []
         try wrap(place) {
-            while case let n = try chunk.withUnsafeMutableBytes({ try reader.read(into: $0) }), n > 0 {
-                guard bytes.count + n <= limit else {
-                    guard truncating else { throw MihirakiError(.badPage, path: place, "entry is larger than \(limit >> 20) MiB") }
-                    bytes += chunk[0..<(limit - bytes.count)]
-                    return
-                }
-                bytes += chunk[0..<n]
+            while bytes.count < count, case let n = try chunk.withUnsafeMutableBytes({ try reader.read(into: $0) }), n > 0 {
+                bytes += chunk[0..<min(n, count - bytes.count)]
             }
         }
         return bytes
