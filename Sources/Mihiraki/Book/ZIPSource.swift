@@ -108,11 +108,7 @@ final class ZIPSource: BookSource, Sendable {
     /// CRC can be checked on a part.
     private static func bytes(of entry: Stored, in path: String, fileSize: Int, place: String, upTo count: Int,
                               input: Int? = nil) throws -> [UInt8] {
-        let compressedSize = Int(clamping: entry.compressedSize)
-        guard entry.dataOffset <= fileSize, compressedSize <= fileSize - entry.dataOffset else {
-            throw MihirakiError(.badPage, path: place, "entry is damaged (it runs past the end of the archive)")
-        }
-        let data = try FileSystem.readRange(path, offset: entry.dataOffset, count: min(input ?? compressedSize, compressedSize))
+        let data = try stored(entry, in: path, fileSize: fileSize, place: place, count: input)
         guard entry.deflated else { return Array(data.prefix(count)) }
         guard let prefix = inflateRawPrefix(data, count: count) else {
             throw MihirakiError(.badPage, path: place, "entry is damaged (its deflate stream is broken)")
@@ -128,9 +124,7 @@ final class ZIPSource: BookSource, Sendable {
         func damaged(_ what: String) -> MihirakiError {
             MihirakiError(.badPage, path: place, "entry is damaged (\(what))")
         }
-        let compressedSize = Int(entry.compressedSize)
-        guard entry.dataOffset + compressedSize <= fileSize else { throw damaged("it runs past the end of the archive") }
-        let data = try FileSystem.readRange(path, offset: entry.dataOffset, count: compressedSize)
+        let data = try stored(entry, in: path, fileSize: fileSize, place: place)
         let bytes: [UInt8]
         if entry.deflated {
             guard let inflated = inflateRaw(data, size: Int(entry.size)) else { throw damaged("its deflate stream is broken") }
@@ -141,6 +135,16 @@ final class ZIPSource: BookSource, Sendable {
         }
         guard crc32(bytes) == entry.crc else { throw damaged("CRC mismatch") }
         return bytes
+    }
+
+    /// The first `count` bytes of an entry as stored (all of them by
+    /// default), refused when the entry runs past the end of the archive.
+    private static func stored(_ entry: Stored, in path: String, fileSize: Int, place: String, count: Int? = nil) throws -> [UInt8] {
+        let compressedSize = Int(clamping: entry.compressedSize)
+        guard entry.dataOffset <= fileSize, compressedSize <= fileSize - entry.dataOffset else {
+            throw MihirakiError(.badPage, path: place, "entry is damaged (it runs past the end of the archive)")
+        }
+        return try FileSystem.readRange(path, offset: entry.dataOffset, count: min(count ?? compressedSize, compressedSize))
     }
 
     func displayPath(_ relativePath: String) -> String { path + ":" + relativePath }
