@@ -88,8 +88,8 @@ struct PairingConfidenceTests {
         // Above the seam's confidence: not taken; below a negative's: taken.
         #expect(try plan([positive, "--pairing", "auto", "--pairing-threshold", "1"]).splits == [])
         let rejected = try #require(try plan([negative, "--pairing", "auto", "--direction", "rtl"]).seams?.first)
-        #expect(!rejected.split && rejected.score > 0.3)
-        let lowered = try plan([negative, "--pairing", "auto", "--direction", "rtl", "--pairing-threshold", "0.3"])
+        #expect(!rejected.split && rejected.score > 0.2)
+        let lowered = try plan([negative, "--pairing", "auto", "--direction", "rtl", "--pairing-threshold", "0.2"])
         #expect(lowered.splits == [[1, 2]])
         // Static pairing writes no seams.
         #expect(try plan([positive]).seams == nil)

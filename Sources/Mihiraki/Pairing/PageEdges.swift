@@ -46,6 +46,10 @@ struct PageEdges: Sendable, Equatable {
     /// at the edge; nil on a page narrower than twice the strip.
     var strips: Channel?
 
+    /// A gray page's luma next to each edge at full resolution for
+    /// ``ToneTexture``; nil on a colour page and where ``strips`` is.
+    var tones: ToneTexture.Sides?
+
     /// The columns averaged next to each edge of a page `height` rows high:
     /// a 1/200 of its height, rounded (6 on a page 1,200 rows high, 15 on one
     /// 3,000 rows high), at least one.
@@ -142,6 +146,10 @@ struct PageEdges: Sendable, Equatable {
                 return Self.stripColumns(columns, height: height)
             }
             strips = Channel(left: sides[0], right: sides[1])
+            if sums.chroma.isEmpty {
+                let textures = sums.strips.map { ToneTexture.strip($0, stored: stored, height: height) }
+                tones = ToneTexture.Sides(left: textures[0], right: textures[1])
+            }
         }
     }
 
@@ -230,18 +238,10 @@ struct PageEdges: Sendable, Equatable {
     /// at the edge) as ``StripScore/depth`` columns each a
     /// 1/``canonicalHeight`` of the page's `height` wide, row by row: each
     /// the mean of the columns it covers, weighed by how much of each it
-    /// covers (exact integers: column x spans [x·c, (x+1)·c), c the canonical height, and the
-    /// strip's column k [k·height, (k+1)·height)), rounded to nearest.
+    /// covers (``coverage(count:span:unit:limit:)``), rounded to nearest.
     static func stripColumns(_ columns: [[Int32]], height: Int) -> [Int32] {
-        let depth = StripScore.depth, unit = Int64(canonicalHeight), span = Int64(height)
-        // Each strip column's full-resolution columns and how much of each it covers.
-        let weights: [[(column: Int, weight: Int64)]] = (0..<depth).map { k in
-            let (from, to) = (Int64(k) * span, Int64(k + 1) * span)
-            return (Int(from / unit)...Int((to - 1) / unit)).compactMap { x in
-                let weight = min(to, Int64(x + 1) * unit) - max(from, Int64(x) * unit)
-                return weight > 0 && x < columns.count ? (x, weight) : nil
-            }
-        }
+        let depth = StripScore.depth, span = Int64(height)
+        let weights = coverage(count: depth, span: height, unit: canonicalHeight, limit: columns.count)
         var out = [Int32](repeating: 0, count: rows * depth)
         for y in 0..<rows {
             for k in 0..<depth {
@@ -251,6 +251,21 @@ struct PageEdges: Sendable, Equatable {
             }
         }
         return out
+    }
+
+    /// `count` parts of a line of `limit` elements, in exact integers: part k
+    /// spans [k·span, (k+1)·span) and element x [x·unit, (x+1)·unit); each
+    /// part's elements and how much of each it covers (summing to `span`
+    /// where the elements reach).
+    static func coverage(count: Int, span: Int, unit: Int, limit: Int) -> [[(index: Int, weight: Int64)]] {
+        let (span, unit) = (Int64(span), Int64(unit))
+        return (0..<count).map { k in
+            let (from, to) = (Int64(k) * span, Int64(k + 1) * span)
+            return (Int(from / unit)...Int((to - 1) / unit)).compactMap { x in
+                let weight = min(to, Int64(x + 1) * unit) - max(from, Int64(x) * unit)
+                return weight > 0 && x < limit ? (x, weight) : nil
+            }
+        }
     }
 
     /// One plane of row sums (`depth` columns each, 1/256 levels) as ``rows`` band means in 1/16 levels.

@@ -8,6 +8,7 @@ struct Seam: Hashable, Sendable {
     /// thousandths (0…1000): the mean of ``score`` and ``levels``, less what
     /// ``margin`` falls short of ``SplitDetector/requiredMargin``, plus
     /// ``StripScore/adjustment(ink:lines:)`` of its ``strips``, less
+    /// ``ToneTexture/penalty(_:)`` of their tones, less
     /// ``ColourScore/penalty(_:)`` of its ``coloursApart`` (0 for a
     /// seam judged on its levels alone whose margin is under
     /// ``SplitDetector/aloneMargin``). A seam is a split when this reaches
@@ -36,6 +37,9 @@ struct Seam: Hashable, Sendable {
         var edges: Int?
         /// ``StripScore/outOfProportion(_:_:)`` of the facing edges; nil where they are too dark to tell.
         var proportion: Int?
+        /// ``ToneTexture/unlike(_:_:outgoingIsRight:)`` of two gray pages' facing edges; nil where either
+        /// is in colour or no toned window faces another.
+        var tones: ToneTexture.Unlike? = nil
     }
     var strips: Strips?
     /// ``ColourScore/apart(_:_:)`` of the facing edges, in thousandths; nil unless both pages are in colour.

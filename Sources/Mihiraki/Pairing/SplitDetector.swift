@@ -19,7 +19,9 @@ import MihirakiCore
 /// meets ink at the spine, raised or lowered by how many of the lines
 /// drawn there continue, lowered where flat lines (panel borders) do not
 /// and where the facing edges' tones fall out of one proportion more than
-/// each page's own columns do (``StripScore``, from the pages' strips), and,
+/// each page's own columns do (``StripScore``, from the pages' strips),
+/// lowered where two gray pages' screentones at the spine are not one tone
+/// (``ToneTexture``), and,
 /// between colour pages, lowered where their hues at the spine differ
 /// (``ColourScore``). A seam is a split when its
 /// confidence reaches the threshold (`--pairing-threshold`, default
@@ -142,7 +144,8 @@ enum SplitDetector {
             var apart: Int?
             if let a = colours[first - 1], let b = colours[first] { apart = ColourScore.apart(a.outgoing, b.incoming) }
             let adjustment = (strips.map { StripScore.adjustment(ink: $0.ink, lines: $0.lines, borders: $0.borders, edges: $0.edges,
-                                                                          proportion: $0.proportion) } ?? 0)
+                                                                          proportion: $0.proportion)
+                                                     - ($0.tones.map(ToneTexture.penalty) ?? 0) } ?? 0)
                 - (apart.map(ColourScore.penalty) ?? 0)
             let confidence = seam.shapeOnly && margin < aloneMargin
                 ? 0 : min(1000, max(0, own - max(0, requiredMargin - margin) + adjustment))
@@ -163,7 +166,7 @@ enum SplitDetector {
     /// What the strips of two consecutive pages say (``StripScore``): nil
     /// unless both pages have strips.
     static func strips(_ a: PageEdges?, _ b: PageEdges?, direction: ReadingDirection) -> Seam.Strips? {
-        guard let a = a?.strips, let b = b?.strips else { return nil }
+        guard let pageA = a, let pageB = b, let a = pageA.strips, let b = pageB.strips else { return nil }
         let (outgoing, incoming) = (a.facing(direction).outgoing, b.facing(direction).incoming)
         let (out, into) = (StripScore.Strip(outgoing), StripScore.Strip(incoming))
         let lost = StripScore.lostColumns
@@ -177,6 +180,13 @@ enum SplitDetector {
                            lines: lines.flatMap { $0.strength > StripScore.lineStrength ? $0.share : nil },
                            borders: borders.flatMap { $0.strength > StripScore.borderStrength ? $0.share : nil },
                            edges: edges.flatMap { $0.strength > StripScore.edgeStrength ? $0.share : nil },
-                           proportion: StripScore.outOfProportion(outgoing, incoming))
+                           proportion: StripScore.outOfProportion(outgoing, incoming),
+                           tones: tones(pageA, pageB, direction: direction))
+    }
+
+    /// ``ToneTexture/unlike(_:_:outgoingIsRight:)`` of two pages' facing edges, where both are gray.
+    static func tones(_ a: PageEdges, _ b: PageEdges, direction: ReadingDirection) -> ToneTexture.Unlike? {
+        guard let a = a.tones, let b = b.tones else { return nil }
+        return ToneTexture.unlike(a.facing(direction).outgoing, b.facing(direction).incoming, outgoingIsRight: direction == .ltr)
     }
 }

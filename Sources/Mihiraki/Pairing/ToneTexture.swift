@@ -1,0 +1,262 @@
+import Foundation
+
+/// Whether the screentones two gray pages carry at their facing edges are
+/// one tone: a dot or line screen is a pattern of one pitch and angle, so
+/// where one artwork's tone crosses the spine the same pattern lies on both
+/// sides, while two pages of one panel layout put a dot tone against a
+/// line tone, or tones of other pitches, at the same heights. The profiles
+/// and strips (``SeamScore``, ``StripScore``) average a tone away; this
+/// reads it at full resolution.
+///
+/// Each gray page keeps its luma next to each side edge as ``rows`` rows of
+/// ``StripScore/depth`` columns, as if it were ``PageEdges/canonicalHeight``
+/// rows high (each value the mean of the pixels it covers, weighed by how
+/// much of each). Down each edge, windows ``window`` rows high and the
+/// strip's width, every ``step`` rows: a window is **toned** where its
+/// detail is spread over its four quarters (the least of their mean
+/// differences between neighbours at least ``evenness`` of the most, which
+/// a line or a patch's border crossing it is not), its power spectrum
+/// (Hann-windowed, frequencies under ``lowest`` cycles a window left out:
+/// shading, not tone) holds at least ``tonePower``, and no more than
+/// ``flatShare`` of that lies along the horizontal axis (a panel border, a
+/// gutter's rules). Two toned windows are one tone where their spectra,
+/// each summed over its 3 × 3 neighbourhoods (a tone's pitch moves with a
+/// scan's scale error and its moiré), have a cosine of ``alike`` or more.
+/// Each toned window of one page is held against the other's toned windows
+/// within two steps above or below it (the scans' shift), the best of
+/// them counting; ``unlike(_:_:)`` gives the share of such windows, from
+/// both pages, whose best is under ``alike``.
+///
+/// Measured as Python replays first (docs/pairing.md, "Tones unlike"). The
+/// transform is a direct one with twiddles rounded to 1/65,536, in doubles
+/// summed in a fixed order, so the answer is the same on any machine.
+enum ToneTexture {
+    /// Rows of a page's texture strip, as if it were ``PageEdges/canonicalHeight`` rows high.
+    static let rows = PageEdges.canonicalHeight
+    /// A window's height, in rows of the strip.
+    static let window = 32
+    /// Rows between windows.
+    static let step = 16
+    /// Columns of a window: the whole strip.
+    static let columns = StripScore.depth
+    static let evenness = 0.3
+    static let tonePower = 20_000.0
+    static let flatShare = 0.7
+    /// Cycles a window (scaled to a window 32 columns wide) under which a frequency is shading, not tone.
+    static let lowest = 3.0
+    static let alike = 0.5
+
+    /// A page's texture strip, `rows` × `columns` levels row by row, column 0 at the edge.
+    struct Strip: Sendable, Equatable {
+        var levels: [UInt8]
+    }
+
+    /// A gray page's two strips.
+    struct Sides: Sendable, Equatable {
+        var left: Strip
+        var right: Strip
+
+        /// The edge a page shows its successor in reading order and the one it shows its predecessor.
+        func facing(_ direction: ReadingDirection) -> (outgoing: Strip, incoming: Strip) {
+            direction == .ltr ? (right, left) : (left, right)
+        }
+    }
+
+    /// A side's strip from its full-resolution columns: `strip` holds
+    /// `height` rows of `stored` values (1/256 levels), column 0 at the edge,
+    /// each row's first columns covering the strip's width.
+    static func strip(_ strip: [Int32], stored: Int, height: Int) -> Strip {
+        let rowWeights = PageEdges.coverage(count: rows, span: height, unit: rows, limit: height)
+        let columnWeights = PageEdges.coverage(count: columns, span: height, unit: PageEdges.canonicalHeight, limit: stored)
+        let total = Int64(height) * Int64(height) * 256
+        var out = [UInt8](repeating: 0, count: rows * columns)
+        for r in 0..<rows {
+            for k in 0..<columns {
+                var sum: Int64 = 0
+                for (y, wy) in rowWeights[r] {
+                    var line: Int64 = 0
+                    for (x, wx) in columnWeights[k] { line += wx * Int64(strip[y * stored + x]) }
+                    sum += wy * line
+                }
+                out[r * columns + k] = UInt8(clamping: (sum + total / 2) / total)
+            }
+        }
+        return Strip(levels: out)
+    }
+
+    /// What the facing edges' tones say: the share of toned windows (from
+    /// both pages) whose best match on the other page is under ``alike``,
+    /// in thousandths, and how many toned windows had a toned window on the
+    /// other page to be held against.
+    struct Unlike: Hashable, Sendable {
+        var share: Int
+        var windows: Int
+    }
+
+    /// The two facing strips compared; `outgoingIsRight` says whether the
+    /// first page's strip is its right edge (left to right), which decides
+    /// how each strip's columns lie in the picture. Nil where neither page
+    /// has a toned window facing a toned window.
+    static func unlike(_ outgoing: Strip, _ incoming: Strip, outgoingIsRight: Bool) -> Unlike? {
+        let a = spectra(outgoing, isRightEdge: outgoingIsRight), b = spectra(incoming, isRightEdge: !outgoingIsRight)
+        var windows = 0, unlike = 0
+        for (mine, theirs) in [(a, b), (b, a)] {
+            for (i, spectrum) in mine.enumerated() {
+                guard let spectrum else { continue }
+                var best = -Double.infinity
+                for j in max(0, i - 2)...min(theirs.count - 1, i + 2) {
+                    guard let other = theirs[j] else { continue }
+                    var dot = 0.0
+                    for n in 0..<spectrum.count { dot += spectrum[n] * other[n] }
+                    best = max(best, dot)
+                }
+                guard best > -Double.infinity else { continue }
+                windows += 1
+                if best < alike { unlike += 1 }
+            }
+        }
+        return windows == 0 ? nil : Unlike(share: (unlike * 1000 + windows / 2) / windows, windows: windows)
+    }
+
+    /// What tones unlike take off a seam's confidence, in thousandths: 0.3
+    /// times the share over 0.3, in full from 8 windows and in proportion
+    /// to fewer.
+    static func penalty(_ unlike: Unlike) -> Int {
+        3 * max(0, unlike.share - 300) * min(8, unlike.windows) / 80
+    }
+
+    /// Each window's normalised, neighbourhood-summed power spectrum down
+    /// the strip, nil where the window is not toned.
+    static func spectra(_ strip: Strip, isRightEdge: Bool) -> [[Double]?] {
+        let count = (rows - window) / step + 1
+        return (0..<count).map { index in
+            // The window as it lies in the picture: a right edge's column 0 is the picture's last.
+            var block = [Double](repeating: 0, count: window * columns)
+            for y in 0..<window {
+                for k in 0..<columns {
+                    block[y * columns + (isRightEdge ? columns - 1 - k : k)] = Double(strip.levels[(index * step + y) * columns + k])
+                }
+            }
+            return spectrum(block)
+        }
+    }
+
+    /// A window's spectrum as ``spectra(_:isRightEdge:)`` gives it.
+    static func spectrum(_ pixels: [Double]) -> [Double]? {
+        let (h, w) = (window, columns)
+        let mean = pixels.reduce(0, +) / Double(h * w)
+        let block = pixels.map { $0 - mean }
+        guard evenness(block) >= evenness else { return nil }
+        let table = Tables.shared
+        // Rows first, for the non-negative column frequencies (the input is real), then columns.
+        let half = w / 2 + 1
+        var rowRe = [Double](repeating: 0, count: h * half), rowIm = rowRe
+        for y in 0..<h {
+            for kx in 0..<half {
+                var re = 0.0, im = 0.0
+                for x in 0..<w {
+                    let v = block[y * w + x] * table.hannRows[y] * table.hannColumns[x]
+                    let t = (kx * x) % w
+                    re += v * table.cosColumns[t]
+                    im -= v * table.sinColumns[t]
+                }
+                rowRe[y * half + kx] = re
+                rowIm[y * half + kx] = im
+            }
+        }
+        var power = [Double](repeating: 0, count: h * w)
+        for kx in 0..<half {
+            for ky in 0..<h {
+                var re = 0.0, im = 0.0
+                for y in 0..<h {
+                    let t = (ky * y) % h
+                    let (c, s) = (table.cosRows[t], table.sinRows[t])
+                    re += rowRe[y * half + kx] * c + rowIm[y * half + kx] * s
+                    im += rowIm[y * half + kx] * c - rowRe[y * half + kx] * s
+                }
+                let p = table.high[ky * w + kx] ? re * re + im * im : 0
+                power[ky * w + kx] = p
+                // A real window's spectrum is symmetric about the origin.
+                if kx > 0 && kx < w - kx { power[((h - ky) % h) * w + (w - kx)] = p }
+            }
+        }
+        var total = 0.0, flat = 0.0
+        for ky in 0..<h {
+            for kx in 0..<w {
+                total += power[ky * w + kx]
+                if table.flat[kx] { flat += power[ky * w + kx] }
+            }
+        }
+        guard total / Double(h * w) / table.hannPower >= tonePower, flat <= flatShare * total else { return nil }
+        var summed = [Double](repeating: 0, count: h * w), norm = 0.0
+        for ky in 0..<h {
+            for kx in 0..<w {
+                var s = 0.0
+                for dy in -1...1 {
+                    for dx in -1...1 { s += power[((ky + dy + h) % h) * w + (kx + dx + w) % w] }
+                }
+                summed[ky * w + kx] = s
+                norm += s * s
+            }
+        }
+        norm = norm.squareRoot()
+        return norm > 0 ? summed.map { $0 / norm } : nil
+    }
+
+    /// The least of the window's four quarters' mean absolute differences
+    /// between neighbours (across and down), as a share of the most.
+    static func evenness(_ block: [Double]) -> Double {
+        let (h, w) = (window, columns), (hh, hw) = (window / 2, columns / 2)
+        var quarters: [Double] = []
+        for (top, left) in [(0, 0), (0, hw), (hh, 0), (hh, hw)] {
+            var across = 0.0, down = 0.0
+            for y in top..<(top + hh) {
+                for x in left..<(left + hw - 1) { across += abs(block[y * w + x + 1] - block[y * w + x]) }
+            }
+            for y in top..<(top + hh - 1) {
+                for x in left..<(left + hw) { down += abs(block[(y + 1) * w + x] - block[y * w + x]) }
+            }
+            quarters.append(across / Double(hh * (hw - 1)) + down / Double((hh - 1) * hw))
+        }
+        let most = quarters.max()!
+        return most > 0 ? quarters.min()! / most : 0
+    }
+
+    /// The transform's fixed tables.
+    struct Tables: Sendable {
+        var cosRows: [Double], sinRows: [Double], cosColumns: [Double], sinColumns: [Double]
+        var hannRows: [Double], hannColumns: [Double]
+        /// The mean of the squared two-dimensional Hann window.
+        var hannPower: Double
+        /// Frequencies kept (at least ``lowest`` cycles, scaled to a window 32 wide), by row and column frequency.
+        var high: [Bool]
+        /// Column frequencies along the horizontal axis (within 1.5 cycles, scaled to 32).
+        var flat: [Bool]
+
+        static let shared = Tables()
+
+        init() {
+            let (h, w) = (ToneTexture.window, ToneTexture.columns)
+            // Rounded to 1/65,536, so every machine's tables are the same.
+            func rounded(_ v: Double) -> Double { (v * 65536).rounded() / 65536 }
+            func twiddles(_ n: Int) -> ([Double], [Double]) {
+                ((0..<n).map { rounded(cos(2 * Double.pi * Double($0) / Double(n))) },
+                 (0..<n).map { rounded(sin(2 * Double.pi * Double($0) / Double(n))) })
+            }
+            func hann(_ n: Int) -> [Double] {
+                (0..<n).map { rounded(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n - 1))) }
+            }
+            (cosRows, sinRows) = twiddles(h)
+            (cosColumns, sinColumns) = twiddles(w)
+            (hannRows, hannColumns) = (hann(h), hann(w))
+            hannPower = (hannRows.map { $0 * $0 }.reduce(0, +) / Double(h)) * (hannColumns.map { $0 * $0 }.reduce(0, +) / Double(w))
+            /// A frequency index as signed cycles, scaled to a window 32 long.
+            func cycles(_ k: Int, _ n: Int) -> Double { Double(k < (n + 1) / 2 ? k : k - n) * 32 / Double(n) }
+            high = (0..<(h * w)).map { i in
+                let (fy, fx) = (cycles(i / w, h), cycles(i % w, w))
+                return (fy * fy + fx * fx).squareRoot() >= ToneTexture.lowest
+            }
+            flat = (0..<w).map { abs(cycles($0, w)) < 1.5 }
+        }
+    }
+}
