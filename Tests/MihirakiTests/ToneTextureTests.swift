@@ -51,7 +51,7 @@ struct ToneTextureTests {
             let (a, b) = Self.facing(tone, tone, shift: 3)
             let same = try #require(ToneTexture.unlike(a, b, outgoingIsRight: true), "\(name): no toned window")
             #expect(same.share == 0 && same.windows >= 100, "\(name): \(same)")
-            #expect(ToneTexture.penalty(same) == 0)
+            #expect(ToneTexture.adjustment(same) == 50)
             // Scanned at twice the size, the strips hold the same tone once brought to the canonical height.
             let (large, largeB) = Self.facing({ x, y in tone(x / 2, y / 2) }, { x, y in tone(x / 2, y / 2) }, height: 2560, stored: 48)
             #expect(ToneTexture.unlike(large, largeB, outgoingIsRight: true)?.share == 0)
@@ -60,7 +60,7 @@ struct ToneTextureTests {
         let (dots, lines) = Self.facing(Self.dots(pitch: 6, degrees: 45), Self.lines(pitch: 5, degrees: 30))
         let two = try #require(ToneTexture.unlike(dots, lines, outgoingIsRight: true))
         #expect(two.share == 1000 && two.windows >= 100, "\(two)")
-        #expect(ToneTexture.penalty(two) == 210)
+        #expect(ToneTexture.adjustment(two) == -210)
         let (fine, coarse) = Self.facing(Self.dots(pitch: 4.5, degrees: 45), Self.dots(pitch: 9, degrees: 45))
         #expect(ToneTexture.unlike(fine, coarse, outgoingIsRight: true)?.share == 1000)
     }
@@ -92,11 +92,15 @@ struct ToneTextureTests {
         #expect(ToneTexture.unlike(c, d, outgoingIsRight: true) == nil)
     }
 
-    @Test("The penalty: 0.3 times the share over 0.3, in full from 8 windows")
-    func penalty() {
-        #expect(ToneTexture.penalty(.init(share: 300, windows: 20)) == 0)
-        #expect(ToneTexture.penalty(.init(share: 1000, windows: 8)) == 210)
-        #expect(ToneTexture.penalty(.init(share: 1000, windows: 4)) == 105)
-        #expect(ToneTexture.penalty(.init(share: 500, windows: 40)) == 60)
+    @Test("The adjustment: 0.3 times the share over 0.3 off, in full from 8 windows; up to 0.05 on where the share is under 0.05, in full from 16")
+    func adjustment() {
+        #expect(ToneTexture.adjustment(.init(share: 300, windows: 20)) == 0)
+        #expect(ToneTexture.adjustment(.init(share: 1000, windows: 8)) == -210)
+        #expect(ToneTexture.adjustment(.init(share: 1000, windows: 4)) == -105)
+        #expect(ToneTexture.adjustment(.init(share: 500, windows: 40)) == -60)
+        #expect(ToneTexture.adjustment(.init(share: 50, windows: 40)) == 0)
+        #expect(ToneTexture.adjustment(.init(share: 0, windows: 16)) == 50)
+        #expect(ToneTexture.adjustment(.init(share: 0, windows: 4)) == 12)
+        #expect(ToneTexture.adjustment(.init(share: 25, windows: 100)) == 25)
     }
 }

@@ -21,7 +21,7 @@ import MihirakiCore
 /// and where the facing edges' tones fall out of one proportion more than
 /// each page's own columns do (``StripScore``, from the pages' strips),
 /// lowered where two gray pages' screentones at the spine are not one tone
-/// (``ToneTexture``), and,
+/// and raised a little where they are (``ToneTexture``), and,
 /// between colour pages, lowered where their hues at the spine differ
 /// (``ColourScore``). A seam is a split when its
 /// confidence reaches the threshold (`--pairing-threshold`, default
@@ -145,7 +145,7 @@ enum SplitDetector {
             if let a = colours[first - 1], let b = colours[first] { apart = ColourScore.apart(a.outgoing, b.incoming) }
             let adjustment = (strips.map { StripScore.adjustment(ink: $0.ink, lines: $0.lines, borders: $0.borders, edges: $0.edges,
                                                                           proportion: $0.proportion)
-                                                     - ($0.tones.map(ToneTexture.penalty) ?? 0) } ?? 0)
+                                                     + ($0.tones.map(ToneTexture.adjustment) ?? 0) } ?? 0)
                 - (apart.map(ColourScore.penalty) ?? 0)
             let confidence = seam.shapeOnly && margin < aloneMargin
                 ? 0 : min(1000, max(0, own - max(0, requiredMargin - margin) + adjustment))

@@ -24,8 +24,9 @@ import Foundation
 /// scan's scale error and its moiré), have a cosine of ``alike`` or more.
 /// Each toned window of one page is held against the other's toned windows
 /// within two steps above or below it (the scans' shift), the best of
-/// them counting; ``unlike(_:_:)`` gives the share of such windows, from
-/// both pages, whose best is under ``alike``.
+/// them counting; ``unlike(_:_:outgoingIsRight:)`` gives the share of such
+/// windows, from both pages, whose best is under ``alike``, and
+/// ``adjustment(_:)`` what that does to a seam's confidence.
 ///
 /// Measured as Python replays first (docs/pairing.md, "Tones unlike"). The
 /// transform is a direct one with twiddles rounded to 1/65,536, in doubles
@@ -69,16 +70,26 @@ enum ToneTexture {
         let rowWeights = PageEdges.coverage(count: rows, span: height, unit: rows, limit: height)
         let columnWeights = PageEdges.coverage(count: columns, span: height, unit: PageEdges.canonicalHeight, limit: stored)
         let total = Int64(height) * Int64(height) * 256
-        var out = [UInt8](repeating: 0, count: rows * columns)
-        for r in 0..<rows {
-            for k in 0..<columns {
-                var sum: Int64 = 0
-                for (y, wy) in rowWeights[r] {
-                    var line: Int64 = 0
-                    for (x, wx) in columnWeights[k] { line += wx * Int64(strip[y * stored + x]) }
-                    sum += wy * line
+        // Rows first, over the full-resolution columns the strip's columns reach, then columns: the same exact sums.
+        let reached = min(stored, (columnWeights.last?.last?.index ?? -1) + 1)
+        var down = [Int64](repeating: 0, count: rows * reached)
+        strip.withUnsafeBufferPointer { levels in
+            down.withUnsafeMutableBufferPointer { down in
+                for r in 0..<rows {
+                    for (y, wy) in rowWeights[r] {
+                        for x in 0..<reached { down[r * reached + x] += wy * Int64(levels[y * stored + x]) }
+                    }
                 }
-                out[r * columns + k] = UInt8(clamping: (sum + total / 2) / total)
+            }
+        }
+        var out = [UInt8](repeating: 0, count: rows * columns)
+        down.withUnsafeBufferPointer { down in
+            for r in 0..<rows {
+                for k in 0..<columns {
+                    var sum: Int64 = 0
+                    for (x, wx) in columnWeights[k] { sum += wx * down[r * reached + x] }
+                    out[r * columns + k] = UInt8(clamping: (sum + total / 2) / total)
+                }
             }
         }
         return Strip(levels: out)
@@ -98,14 +109,17 @@ enum ToneTexture {
     /// how each strip's columns lie in the picture. Nil where neither page
     /// has a toned window facing a toned window.
     static func unlike(_ outgoing: Strip, _ incoming: Strip, outgoingIsRight: Bool) -> Unlike? {
-        let a = spectra(outgoing, isRightEdge: outgoingIsRight), b = spectra(incoming, isRightEdge: !outgoingIsRight)
+        let a = Windows(outgoing, isRightEdge: outgoingIsRight), b = Windows(incoming, isRightEdge: !outgoingIsRight)
         var windows = 0, unlike = 0
         for (mine, theirs) in [(a, b), (b, a)] {
-            for (i, spectrum) in mine.enumerated() {
-                guard let spectrum else { continue }
+            for i in mine.blocks.indices {
+                let near = max(0, i - 2)...min(theirs.blocks.count - 1, i + 2)
+                // A window is transformed only where the other page has a window nearby that may be toned.
+                guard mine.blocks[i] != nil, near.contains(where: { theirs.blocks[$0] != nil }),
+                      let spectrum = mine.spectrum(i) else { continue }
                 var best = -Double.infinity
-                for j in max(0, i - 2)...min(theirs.count - 1, i + 2) {
-                    guard let other = theirs[j] else { continue }
+                for j in near {
+                    guard let other = theirs.spectrum(j) else { continue }
                     var dot = 0.0
                     for n in 0..<spectrum.count { dot += spectrum[n] * other[n] }
                     best = max(best, dot)
@@ -118,66 +132,117 @@ enum ToneTexture {
         return windows == 0 ? nil : Unlike(share: (unlike * 1000 + windows / 2) / windows, windows: windows)
     }
 
-    /// What tones unlike take off a seam's confidence, in thousandths: 0.3
-    /// times the share over 0.3, in full from 8 windows and in proportion
-    /// to fewer.
-    static func penalty(_ unlike: Unlike) -> Int {
-        3 * max(0, unlike.share - 300) * min(8, unlike.windows) / 80
+    /// What a seam's tones add to its confidence, in thousandths. Tones
+    /// unlike lower it: 0.3 times the share over 0.3 (down to −0.21). One
+    /// tone on both sides raises it a little: 0.05 times what the share
+    /// falls short of 0.05, as a share of 0.05 (up to +0.05). Each in full
+    /// from its windows held (8 to lower, 16 to raise) and in proportion to
+    /// fewer.
+    static func adjustment(_ unlike: Unlike) -> Int {
+        -3 * max(0, unlike.share - 300) * min(8, unlike.windows) / 80
+            + max(0, 50 - unlike.share) * min(16, unlike.windows) / 16
     }
 
-    /// Each window's normalised, neighbourhood-summed power spectrum down
-    /// the strip, nil where the window is not toned.
-    static func spectra(_ strip: Strip, isRightEdge: Bool) -> [[Double]?] {
-        let count = (rows - window) / step + 1
-        return (0..<count).map { index in
-            // The window as it lies in the picture: a right edge's column 0 is the picture's last.
-            var block = [Double](repeating: 0, count: window * columns)
-            for y in 0..<window {
-                for k in 0..<columns {
-                    block[y * columns + (isRightEdge ? columns - 1 - k : k)] = Double(strip.levels[(index * step + y) * columns + k])
-                }
-            }
-            return spectrum(block)
+    /// The windows down one strip: each window's samples as
+    /// ``block(_:isRightEdge:index:)`` gives them (nil where it cannot be
+    /// toned), and its spectrum (``spectrum(_:)``) once asked for.
+    final class Windows {
+        let blocks: [[Double]?]
+        private var spectra: [Int: [Double]?] = [:]
+
+        init(_ strip: Strip, isRightEdge: Bool) {
+            blocks = (0..<((rows - window) / step + 1)).map { ToneTexture.block(strip, isRightEdge: isRightEdge, index: $0) }
+        }
+
+        func spectrum(_ index: Int) -> [Double]? {
+            if let known = spectra[index] { return known }
+            let result = blocks[index].flatMap(ToneTexture.spectrum)
+            spectra[index] = result
+            return result
         }
     }
 
-    /// A window's spectrum as ``spectra(_:isRightEdge:)`` gives it.
-    static func spectrum(_ pixels: [Double]) -> [Double]? {
+    /// Each window's spectrum down the strip (``spectrum(_:)``), nil where the window is not toned.
+    static func spectra(_ strip: Strip, isRightEdge: Bool) -> [[Double]?] {
+        let windows = Windows(strip, isRightEdge: isRightEdge)
+        return windows.blocks.indices.map(windows.spectrum)
+    }
+
+    /// Window `index` of a strip as it lies in the picture (a right edge's
+    /// column 0 is the picture's last), less its mean, Hann-windowed; nil
+    /// where its detail is not spread over its quarters (``evenness(_:)``)
+    /// or its whole energy is under ``tonePower``: its spectrum, h·w times
+    /// that energy (Parseval's theorem), holds no more at the frequencies kept.
+    static func block(_ strip: Strip, isRightEdge: Bool, index: Int) -> [Double]? {
         let (h, w) = (window, columns)
-        let mean = pixels.reduce(0, +) / Double(h * w)
-        let block = pixels.map { $0 - mean }
+        var block = [Double](repeating: 0, count: h * w)
+        for y in 0..<h {
+            for k in 0..<w {
+                block[y * w + (isRightEdge ? w - 1 - k : k)] = Double(strip.levels[(index * step + y) * w + k])
+            }
+        }
+        let mean = block.reduce(0, +) / Double(h * w)
+        for n in block.indices { block[n] -= mean }
         guard evenness(block) >= evenness else { return nil }
+        let table = Tables.shared
+        var energy = 0.0
+        for y in 0..<h {
+            for x in 0..<w {
+                let v = block[y * w + x] * table.hannRows[y] * table.hannColumns[x]
+                block[y * w + x] = v
+                energy += v * v
+            }
+        }
+        return energy >= tonePower * table.hannPower ? block : nil
+    }
+
+    /// A window's normalised power spectrum at the frequencies kept, each
+    /// frequency summed over its 3 × 3 neighbourhood; nil where the window
+    /// is not toned. `windowed` is ``block(_:isRightEdge:index:)``'s.
+    static func spectrum(_ windowed: [Double]) -> [Double]? {
+        let (h, w) = (window, columns)
         let table = Tables.shared
         // Rows first, for the non-negative column frequencies (the input is real), then columns.
         let half = w / 2 + 1
         var rowRe = [Double](repeating: 0, count: h * half), rowIm = rowRe
-        for y in 0..<h {
-            for kx in 0..<half {
-                var re = 0.0, im = 0.0
-                for x in 0..<w {
-                    let v = block[y * w + x] * table.hannRows[y] * table.hannColumns[x]
-                    let t = (kx * x) % w
-                    re += v * table.cosColumns[t]
-                    im -= v * table.sinColumns[t]
+        var power = [Double](repeating: 0, count: h * w)
+        windowed.withUnsafeBufferPointer { v in
+            table.rowCos.withUnsafeBufferPointer { cosine in
+                table.rowSin.withUnsafeBufferPointer { sine in
+                    for y in 0..<h {
+                        for kx in 0..<half {
+                            var re = 0.0, im = 0.0
+                            for x in 0..<w {
+                                re += v[y * w + x] * cosine[kx * w + x]
+                                im -= v[y * w + x] * sine[kx * w + x]
+                            }
+                            rowRe[y * half + kx] = re
+                            rowIm[y * half + kx] = im
+                        }
+                    }
                 }
-                rowRe[y * half + kx] = re
-                rowIm[y * half + kx] = im
             }
         }
-        var power = [Double](repeating: 0, count: h * w)
-        for kx in 0..<half {
-            for ky in 0..<h {
-                var re = 0.0, im = 0.0
-                for y in 0..<h {
-                    let t = (ky * y) % h
-                    let (c, s) = (table.cosRows[t], table.sinRows[t])
-                    re += rowRe[y * half + kx] * c + rowIm[y * half + kx] * s
-                    im += rowIm[y * half + kx] * c - rowRe[y * half + kx] * s
+        rowRe.withUnsafeBufferPointer { rowRe in
+            rowIm.withUnsafeBufferPointer { rowIm in
+                table.columnCos.withUnsafeBufferPointer { cosine in
+                    table.columnSin.withUnsafeBufferPointer { sine in
+                        for kx in 0..<half {
+                            for ky in 0..<h {
+                                var re = 0.0, im = 0.0
+                                for y in 0..<h {
+                                    let (c, s) = (cosine[ky * h + y], sine[ky * h + y])
+                                    re += rowRe[y * half + kx] * c + rowIm[y * half + kx] * s
+                                    im += rowIm[y * half + kx] * c - rowRe[y * half + kx] * s
+                                }
+                                let p = table.high[ky * w + kx] ? re * re + im * im : 0
+                                power[ky * w + kx] = p
+                                // A real window's spectrum is symmetric about the origin.
+                                if kx > 0 && kx < w - kx { power[((h - ky) % h) * w + (w - kx)] = p }
+                            }
+                        }
+                    }
                 }
-                let p = table.high[ky * w + kx] ? re * re + im * im : 0
-                power[ky * w + kx] = p
-                // A real window's spectrum is symmetric about the origin.
-                if kx > 0 && kx < w - kx { power[((h - ky) % h) * w + (w - kx)] = p }
             }
         }
         var total = 0.0, flat = 0.0
@@ -206,7 +271,7 @@ enum ToneTexture {
     /// The least of the window's four quarters' mean absolute differences
     /// between neighbours (across and down), as a share of the most.
     static func evenness(_ block: [Double]) -> Double {
-        let (h, w) = (window, columns), (hh, hw) = (window / 2, columns / 2)
+        let w = columns, (hh, hw) = (window / 2, columns / 2)
         var quarters: [Double] = []
         for (top, left) in [(0, 0), (0, hw), (hh, 0), (hh, hw)] {
             var across = 0.0, down = 0.0
@@ -224,7 +289,9 @@ enum ToneTexture {
 
     /// The transform's fixed tables.
     struct Tables: Sendable {
-        var cosRows: [Double], sinRows: [Double], cosColumns: [Double], sinColumns: [Double]
+        /// cos and sin of 2π·k·n/N, at k·N + n: for the rows' transform (N the window's width, k to N/2) and
+        /// the columns' (N its height).
+        var rowCos: [Double], rowSin: [Double], columnCos: [Double], columnSin: [Double]
         var hannRows: [Double], hannColumns: [Double]
         /// The mean of the squared two-dimensional Hann window.
         var hannPower: Double
@@ -239,15 +306,15 @@ enum ToneTexture {
             let (h, w) = (ToneTexture.window, ToneTexture.columns)
             // Rounded to 1/65,536, so every machine's tables are the same.
             func rounded(_ v: Double) -> Double { (v * 65536).rounded() / 65536 }
-            func twiddles(_ n: Int) -> ([Double], [Double]) {
-                ((0..<n).map { rounded(cos(2 * Double.pi * Double($0) / Double(n))) },
-                 (0..<n).map { rounded(sin(2 * Double.pi * Double($0) / Double(n))) })
+            func twiddles(_ n: Int, _ frequencies: Int) -> ([Double], [Double]) {
+                let turns = (0..<(frequencies * n)).map { 2 * Double.pi * Double((($0 / n) * ($0 % n)) % n) / Double(n) }
+                return (turns.map { rounded(cos($0)) }, turns.map { rounded(sin($0)) })
             }
             func hann(_ n: Int) -> [Double] {
                 (0..<n).map { rounded(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n - 1))) }
             }
-            (cosRows, sinRows) = twiddles(h)
-            (cosColumns, sinColumns) = twiddles(w)
+            (rowCos, rowSin) = twiddles(w, w / 2 + 1)
+            (columnCos, columnSin) = twiddles(h, h)
             (hannRows, hannColumns) = (hann(h), hann(w))
             hannPower = (hannRows.map { $0 * $0 }.reduce(0, +) / Double(h)) * (hannColumns.map { $0 * $0 }.reduce(0, +) / Double(w))
             /// A frequency index as signed cycles, scaled to a window 32 long.
