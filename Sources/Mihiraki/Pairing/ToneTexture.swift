@@ -170,11 +170,12 @@ enum ToneTexture {
 
     /// Window `index` of a strip as it lies in the picture (a right edge's
     /// column 0 is the picture's last), less its mean, Hann-windowed; nil
-    /// where its detail is not spread over its quarters (``evenness(_:)``)
+    /// where its detail is not spread over its quarters (``evenness(_:index:)``)
     /// or its whole energy is under ``tonePower``: its spectrum, h·w times
     /// that energy (Parseval's theorem), holds no more at the frequencies kept.
     static func block(_ strip: Strip, isRightEdge: Bool, index: Int) -> [Double]? {
         let (h, w) = (window, columns)
+        guard evenness(strip, index: index) >= evenness else { return nil }
         var block = [Double](repeating: 0, count: h * w)
         for y in 0..<h {
             for k in 0..<w {
@@ -183,7 +184,6 @@ enum ToneTexture {
         }
         let mean = block.reduce(0, +) / Double(h * w)
         for n in block.indices { block[n] -= mean }
-        guard evenness(block) >= evenness else { return nil }
         let table = Tables.shared
         var energy = 0.0
         for y in 0..<h {
@@ -268,23 +268,28 @@ enum ToneTexture {
         return norm > 0 ? summed.map { $0 / norm } : nil
     }
 
-    /// The least of the window's four quarters' mean absolute differences
-    /// between neighbours (across and down), as a share of the most.
-    static func evenness(_ block: [Double]) -> Double {
+    /// The least of window `index`'s four quarters' mean absolute
+    /// differences between neighbours (across and down), as a share of the
+    /// most: a tone spreads its detail over the window, a line or a border
+    /// crossing it does not. The same for a window and its mirror image.
+    static func evenness(_ strip: Strip, index: Int) -> Double {
         let w = columns, (hh, hw) = (window / 2, columns / 2)
-        var quarters: [Double] = []
-        for (top, left) in [(0, 0), (0, hw), (hh, 0), (hh, hw)] {
-            var across = 0.0, down = 0.0
-            for y in top..<(top + hh) {
-                for x in left..<(left + hw - 1) { across += abs(block[y * w + x + 1] - block[y * w + x]) }
+        return strip.levels.withUnsafeBufferPointer { levels in
+            let rows = levels.baseAddress! + index * step * w
+            var quarters: [Double] = []
+            for (top, left) in [(0, 0), (0, hw), (hh, 0), (hh, hw)] {
+                var across = 0, down = 0
+                for y in top..<(top + hh) {
+                    for x in left..<(left + hw - 1) { across += abs(Int(rows[y * w + x + 1]) - Int(rows[y * w + x])) }
+                }
+                for y in top..<(top + hh - 1) {
+                    for x in left..<(left + hw) { down += abs(Int(rows[(y + 1) * w + x]) - Int(rows[y * w + x])) }
+                }
+                quarters.append(Double(across) / Double(hh * (hw - 1)) + Double(down) / Double((hh - 1) * hw))
             }
-            for y in top..<(top + hh - 1) {
-                for x in left..<(left + hw) { down += abs(block[(y + 1) * w + x] - block[y * w + x]) }
-            }
-            quarters.append(across / Double(hh * (hw - 1)) + down / Double((hh - 1) * hw))
+            let most = quarters.max()!
+            return most > 0 ? quarters.min()! / most : 0
         }
-        let most = quarters.max()!
-        return most > 0 ? quarters.min()! / most : 0
     }
 
     /// The transform's fixed tables.
