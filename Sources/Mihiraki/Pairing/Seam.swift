@@ -7,8 +7,8 @@ struct Seam: Hashable, Sendable {
     /// How sure the detector is that the two pages are one artwork, in
     /// thousandths (0…1000): the mean of ``score`` and ``levels``, less what
     /// ``margin`` falls short of ``SplitDetector/requiredMargin``, plus
-    /// ``StripScore/adjustment(ink:lines:)`` of its ``strips``, less
-    /// ``ToneTexture/adjustment(_:)`` of their tones, less
+    /// ``StripScore/adjustment(ink:lines:)`` of its ``strips`` and
+    /// ``ToneTexture/adjustment(_:)`` of their tones (on gray pages), less
     /// ``ColourScore/penalty(_:)`` of its ``coloursApart`` (0 for a
     /// seam judged on its levels alone whose margin is under
     /// ``SplitDetector/aloneMargin``). A seam is a split when this reaches

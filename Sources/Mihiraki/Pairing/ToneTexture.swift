@@ -162,12 +162,6 @@ enum ToneTexture {
         }
     }
 
-    /// Each window's spectrum down the strip (``spectrum(_:)``), nil where the window is not toned.
-    static func spectra(_ strip: Strip, isRightEdge: Bool) -> [[Double]?] {
-        let windows = Windows(strip, isRightEdge: isRightEdge)
-        return windows.blocks.indices.map(windows.spectrum)
-    }
-
     /// Window `index` of a strip as it lies in the picture (a right edge's
     /// column 0 is the picture's last), less its mean, Hann-windowed; nil
     /// where its detail is not spread over its quarters (``evenness(_:index:)``)
@@ -206,43 +200,30 @@ enum ToneTexture {
         let half = w / 2 + 1
         var rowRe = [Double](repeating: 0, count: h * half), rowIm = rowRe
         var power = [Double](repeating: 0, count: h * w)
-        windowed.withUnsafeBufferPointer { v in
-            table.rowCos.withUnsafeBufferPointer { cosine in
-                table.rowSin.withUnsafeBufferPointer { sine in
-                    for y in 0..<h {
-                        for kx in 0..<half {
-                            var re = 0.0, im = 0.0
-                            for x in 0..<w {
-                                re += v[y * w + x] * cosine[kx * w + x]
-                                im -= v[y * w + x] * sine[kx * w + x]
-                            }
-                            rowRe[y * half + kx] = re
-                            rowIm[y * half + kx] = im
-                        }
-                    }
+        let (rowCos, rowSin, columnCos, columnSin) = (table.rowCos, table.rowSin, table.columnCos, table.columnSin)
+        for y in 0..<h {
+            for kx in 0..<half {
+                var re = 0.0, im = 0.0
+                for x in 0..<w {
+                    re += windowed[y * w + x] * rowCos[kx * w + x]
+                    im -= windowed[y * w + x] * rowSin[kx * w + x]
                 }
+                rowRe[y * half + kx] = re
+                rowIm[y * half + kx] = im
             }
         }
-        rowRe.withUnsafeBufferPointer { rowRe in
-            rowIm.withUnsafeBufferPointer { rowIm in
-                table.columnCos.withUnsafeBufferPointer { cosine in
-                    table.columnSin.withUnsafeBufferPointer { sine in
-                        for kx in 0..<half {
-                            for ky in 0..<h {
-                                var re = 0.0, im = 0.0
-                                for y in 0..<h {
-                                    let (c, s) = (cosine[ky * h + y], sine[ky * h + y])
-                                    re += rowRe[y * half + kx] * c + rowIm[y * half + kx] * s
-                                    im += rowIm[y * half + kx] * c - rowRe[y * half + kx] * s
-                                }
-                                let p = table.high[ky * w + kx] ? re * re + im * im : 0
-                                power[ky * w + kx] = p
-                                // A real window's spectrum is symmetric about the origin.
-                                if kx > 0 && kx < w - kx { power[((h - ky) % h) * w + (w - kx)] = p }
-                            }
-                        }
-                    }
+        for kx in 0..<half {
+            for ky in 0..<h {
+                var re = 0.0, im = 0.0
+                for y in 0..<h {
+                    let (c, s) = (columnCos[ky * h + y], columnSin[ky * h + y])
+                    re += rowRe[y * half + kx] * c + rowIm[y * half + kx] * s
+                    im += rowIm[y * half + kx] * c - rowRe[y * half + kx] * s
                 }
+                let p = table.high[ky * w + kx] ? re * re + im * im : 0
+                power[ky * w + kx] = p
+                // A real window's spectrum is symmetric about the origin.
+                if kx > 0 && kx < w - kx { power[((h - ky) % h) * w + (w - kx)] = p }
             }
         }
         var total = 0.0, flat = 0.0
