@@ -37,6 +37,7 @@ let package = Package(
         // Every image library call lives here; setjmp/longjmp never leave C.
         .target(
             name: "CMihirakiCodecs",
+            dependencies: ["CMihirakiKernels"],
             // libavif, libjxl and libarchive are loaded when first needed (lazy_codecs.c), not linked.
             linkerSettings: ["png16", "jpeg", "deflate", "z", "webp", "webpdemux", "gif", "lcms2"].map {
                 .linkedLibrary($0)
@@ -51,7 +52,8 @@ let package = Package(
         // Pure value code: imposition, geometry, options, ComicInfo. No pixels, no I/O.
         .target(name: "MihirakiCore"),
         // Multiply-add kernels in C (AVX2, SSSE3 or SSE2 on x86-64, chosen at run time; scalar elsewhere); the
-        // scalar Swift reference in MihirakiRaster is what they are tested against.
+        // scalar Swift reference in MihirakiRaster is what they are tested against. Also the exact inverse DCT
+        // that pairing reads a JPEG page's edges with (AVX2, and its scalar reference in C).
         .target(name: "CMihirakiKernels"),
         // Pixel buffers and kernels: fill, blit, composite, resample.
         .target(name: "MihirakiRaster", dependencies: ["CMihirakiKernels"]),

@@ -3,6 +3,7 @@
 #include "jpeg_errors.h"
 #include "shim.h"
 
+#include <CMihirakiKernels.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,20 +155,6 @@ int mh_jpeg_read_row(mh_jpeg_reader *reader, void *row, mh_error *error) {
 
 // MARK: Edges from the coefficients
 
-/// `C(u)/2 · cos((2x+1)uπ/16)` × 4096, rounded: row x, column u. The 8×8
-/// inverse DCT is `f(x,y) = Σ_v Σ_u T[y][v]·T[x][u]·F(u,v)`; integers keep
-/// the edges the same on every machine.
-static const int32_t idct_basis[8][8] = {
-    {1448, 2009, 1892, 1703, 1448, 1138, 784, 400},
-    {1448, 1703, 784, -400, -1448, -2009, -1892, -1138},
-    {1448, 1138, -784, -2009, -1448, 400, 1892, 1703},
-    {1448, 400, -1892, -1138, 1448, 1703, -784, -2009},
-    {1448, -400, -1892, 1138, 1448, -1703, -784, 2009},
-    {1448, -1138, -784, 2009, -1448, -400, 1892, -1703},
-    {1448, -1703, 784, 400, -1448, 2009, -1892, 1138},
-    {1448, -2009, 1892, -1703, 1448, -1138, 784, -400},
-};
-
 static jvirt_barray_ptr remember_array(j_common_ptr cinfo, int pool, boolean zero, JDIMENSION blocks_per_row,
                                        JDIMENSION rows, JDIMENSION max_access) {
     mh_jpeg_reader *reader = (mh_jpeg_reader *)cinfo;
@@ -183,7 +170,7 @@ static void add_block_columns(const JCOEF *block, const UINT16 *quant, int first
     int64_t across[8];  // Σ_x T[x][u], for each u
     for (int u = 0; u < 8; u++) {
         across[u] = 0;
-        for (int x = first; x < end; x++) across[u] += idct_basis[x][u];
+        for (int x = first; x < end; x++) across[u] += mh_idct_basis[x][u];
     }
     int64_t rows[8];  // Σ_u across[u]·F(u,v), for each v
     for (int v = 0; v < 8; v++) {
@@ -192,28 +179,18 @@ static void add_block_columns(const JCOEF *block, const UINT16 *quant, int first
     }
     for (int y = 0; y < 8; y++) {
         int64_t sum = 0;
-        for (int v = 0; v < 8; v++) sum += idct_basis[y][v] * rows[v];
+        for (int v = 0; v < 8; v++) sum += mh_idct_basis[y][v] * rows[v];
         sums[y] += sum;
     }
 }
 
-/// The exact inverse DCT of a block, × 2^24, every row and column: the
-/// same sums as add_block_columns over one column, for all eight at once.
+/// The exact inverse DCT of a block, × 2^24, every row and column
+/// (mh_idct_exact): the same sums as add_block_columns over one column, for
+/// all eight at once.
 static void block_pixels(const JCOEF *block, const UINT16 *quant, int64_t pixels[8][8]) {
-    int64_t coefficients[8][8], across[8][8];  // across[v][x] = Σ_u T[x][u]·F(u,v)
-    for (int i = 0; i < 64; i++) coefficients[i / 8][i % 8] = (int64_t)block[i] * quant[i];
-    for (int v = 0; v < 8; v++)
-        for (int x = 0; x < 8; x++) {
-            int64_t sum = 0;
-            for (int u = 0; u < 8; u++) sum += idct_basis[x][u] * coefficients[v][u];
-            across[v][x] = sum;
-        }
-    for (int y = 0; y < 8; y++)
-        for (int x = 0; x < 8; x++) {
-            int64_t sum = 0;
-            for (int v = 0; v < 8; v++) sum += idct_basis[y][v] * across[v][x];
-            pixels[y][x] = sum;
-        }
+    int32_t coefficients[64];  // |F·Q| < 2^31: a JCOEF is 16 bits, a quantizer 16 unsigned
+    for (int i = 0; i < 64; i++) coefficients[i] = (int32_t)block[i] * (int32_t)quant[i];
+    mh_idct_exact(coefficients, &pixels[0][0]);
 }
 
 /// A sample's highest level, in 1/256: the edges hold only levels the

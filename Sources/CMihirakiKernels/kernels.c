@@ -220,3 +220,44 @@ int mh_compact_if_gray(uint8_t *pixels, size_t count, int channels) {
     for (size_t i = 0; i < count; i++) pixels[i] = pixels[i * (size_t)channels];
     return 1;
 }
+
+// MARK: Inverse DCT, exact
+
+const int32_t mh_idct_basis[8][8] = {
+    {1448, 2009, 1892, 1703, 1448, 1138, 784, 400},
+    {1448, 1703, 784, -400, -1448, -2009, -1892, -1138},
+    {1448, 1138, -784, -2009, -1448, 400, 1892, 1703},
+    {1448, 400, -1892, -1138, 1448, 1703, -784, -2009},
+    {1448, -400, -1892, 1138, 1448, -1703, -784, 2009},
+    {1448, -1138, -784, 2009, -1448, -400, 1892, -1703},
+    {1448, -1703, 784, 400, -1448, 2009, -1892, 1138},
+    {1448, -2009, 1892, -1703, 1448, -1138, 784, -400},
+};
+
+/// The scalar reference: row by row of coefficients, only those that are
+/// not zero (a scanned page's blocks hold a few: paper's one, the DC).
+/// Each term is an exact integer and no sum can overflow (|F| < 2^31, a
+/// row of T sums to under 2^14), so the order changes nothing.
+void mh_idct_exact_scalar(const int32_t coefficients[64], int64_t pixels[64]) {
+    for (int i = 0; i < 64; i++) pixels[i] = 0;
+    for (int v = 0; v < 8; v++) {
+        int64_t across[8] = {0};  // across[x] = Σ_u T[x][u]·F(u,v)
+        int any = 0;
+        for (int u = 0; u < 8; u++) {
+            const int64_t coefficient = coefficients[v * 8 + u];
+            if (coefficient == 0) continue;
+            any = 1;
+            for (int x = 0; x < 8; x++) across[x] += mh_idct_basis[x][u] * coefficient;
+        }
+        if (!any) continue;
+        for (int y = 0; y < 8; y++)
+            for (int x = 0; x < 8; x++) pixels[y * 8 + x] += mh_idct_basis[y][v] * across[x];
+    }
+}
+
+void mh_idct_exact(const int32_t coefficients[64], int64_t pixels[64]) {
+#if defined(MH_HAVE_AVX2_KERNELS)
+    if (mh_kernels_level() >= 3 && mh_k_idct_exact_avx2(coefficients, pixels)) return;
+#endif
+    mh_idct_exact_scalar(coefficients, pixels);
+}

@@ -167,3 +167,47 @@ void mh_k_resample_row_gray_avx2(const uint8_t *in, const int32_t *starts, const
     else gray_row_avx2(in, starts, counts, weights, (size_t)weight_stride, out_width, out, 0);
 }
 #endif
+
+// MARK: Inverse DCT, exact
+
+/// Row by row of coefficients: across[v] (x = 0…7, 32-bit: |F| ≤ 2^17 and a
+/// row of T sums to under 2^14, so under 2^31) = Σ_u T[x][u]·F(u,v); then
+/// each output row y, four pixels a lane group, Σ_v T[y][v]·across[v][x] in
+/// 64 bits (vpmuldq: 32 × 32 → 64, exact). Rows of coefficients all zero are
+/// passed over, as the scalar reference does; the sums are the same integers.
+__attribute__((target("avx2")))
+int mh_k_idct_exact_avx2(const int32_t *coefficients, int64_t *pixels) {
+    const __m256i above = _mm256_set1_epi32(1 << 17), below = _mm256_set1_epi32(-(1 << 17));
+    int nonzero[8], count = 0;
+    for (int v = 0; v < 8; v++) {
+        const __m256i row = _mm256_loadu_si256((const __m256i *)(coefficients + v * 8));
+        const __m256i outside = _mm256_or_si256(_mm256_cmpgt_epi32(row, above), _mm256_cmpgt_epi32(below, row));
+        if (!_mm256_testz_si256(outside, outside)) return 0;
+        if (!_mm256_testz_si256(row, row)) nonzero[count++] = v;
+    }
+    // The basis by columns: column u of T as eight 32-bit lanes (T[0][u] … T[7][u]).
+    __m256i columns[8];
+    for (int u = 0; u < 8; u++)
+        columns[u] = _mm256_setr_epi32(mh_idct_basis[0][u], mh_idct_basis[1][u], mh_idct_basis[2][u], mh_idct_basis[3][u],
+                                       mh_idct_basis[4][u], mh_idct_basis[5][u], mh_idct_basis[6][u], mh_idct_basis[7][u]);
+    __m256i low[8], high[8];  // across[v][0…3] and [4…7], sign-extended to 64 bits
+    for (int i = 0; i < count; i++) {
+        const int v = nonzero[i];
+        __m256i across = _mm256_setzero_si256();
+        for (int u = 0; u < 8; u++)
+            across = _mm256_add_epi32(across, _mm256_mullo_epi32(columns[u], _mm256_set1_epi32(coefficients[v * 8 + u])));
+        low[i] = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(across));
+        high[i] = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(across, 1));
+    }
+    for (int y = 0; y < 8; y++) {
+        __m256i left = _mm256_setzero_si256(), right = _mm256_setzero_si256();
+        for (int i = 0; i < count; i++) {
+            const __m256i t = _mm256_set1_epi64x(mh_idct_basis[y][nonzero[i]]);
+            left = _mm256_add_epi64(left, _mm256_mul_epi32(low[i], t));
+            right = _mm256_add_epi64(right, _mm256_mul_epi32(high[i], t));
+        }
+        _mm256_storeu_si256((__m256i *)(pixels + y * 8), left);
+        _mm256_storeu_si256((__m256i *)(pixels + y * 8 + 4), right);
+    }
+    return 1;
+}

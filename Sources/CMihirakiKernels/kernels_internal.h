@@ -35,6 +35,10 @@ __attribute__((visibility("hidden"))) void mh_k_resample_row_color_ssse3(const u
 #if defined(MH_HAVE_AVX2_KERNELS)
 __attribute__((visibility("hidden"))) void mh_k_resample_row_color_avx2(const uint8_t *in, int channels,
     const int32_t *starts, const int32_t *counts, const int16_t *weights, int weight_stride, int out_width, uint8_t *out);
+/// The exact inverse DCT (mh_idct_exact) in AVX2 when every coefficient is
+/// within ±2^17 (the first pass then fits 32 bits): 1 when done, 0 to
+/// leave the block to the scalar reference.
+__attribute__((visibility("hidden"))) int mh_k_idct_exact_avx2(const int32_t *coefficients, int64_t *pixels);
 __attribute__((visibility("hidden"))) size_t mh_k_resample_columns_avx2(const uint8_t *first, size_t src_stride,
     size_t row_bytes, const int16_t *w, int count, uint8_t *out);
 __attribute__((visibility("hidden"))) void mh_k_resample_row_gray_avx2(const uint8_t *in, const int32_t *starts,

@@ -1,6 +1,7 @@
 // Mihiraki's pixel kernels that need instructions Swift's SIMD types do not
-// reach (a 16×16→32-bit multiply-add). Integer arithmetic only, so the
-// results are bit-identical to the scalar reference in MihirakiRaster on
+// reach (a 16×16→32-bit multiply-add, a 32×32→64-bit multiply). Integer
+// arithmetic only, so the results are bit-identical to the scalar
+// reference (in MihirakiRaster for resampling, here for the inverse DCT) on
 // every CPU; the tests check that.
 #ifndef CMIHIRAKI_KERNELS_H
 #define CMIHIRAKI_KERNELS_H
@@ -51,6 +52,21 @@ int mh_gray_opaque(const uint8_t *pixels, size_t count, int channels);
 /// and returns 0.
 int mh_compact_if_gray(uint8_t *pixels, size_t count, int channels);
 
+
+/// `C(u)/2 · cos((2x+1)uπ/16)` × 4096, rounded: row x, column u. The 8×8
+/// inverse DCT is `f(x,y) = Σ_v Σ_u T[y][v]·T[x][u]·F(u,v)`; integers keep
+/// what is computed from it the same on every machine.
+extern const int32_t mh_idct_basis[8][8];
+
+/// The exact inverse DCT of one 8×8 block of dequantized coefficients
+/// (`coefficients[v·8 + u]` = F(u,v)), × 2^24: `pixels[y·8 + x]` =
+/// `Σ_v Σ_u T[y][v]·T[x][u]·F(u,v)` with T = `mh_idct_basis`, in exact
+/// 64-bit integers, the same at every kernel level (AVX2 where every
+/// coefficient is within ±2^17, which a real 8-bit JPEG's are; the scalar
+/// reference otherwise).
+void mh_idct_exact(const int32_t coefficients[64], int64_t pixels[64]);
+/// The scalar reference mh_idct_exact is tested against, at any level.
+void mh_idct_exact_scalar(const int32_t coefficients[64], int64_t pixels[64]);
 
 #ifdef __cplusplus
 }

@@ -140,9 +140,7 @@ struct PageEdges: Sendable, Equatable {
         if sums.strips.count == 2 {
             let sides = sums.strips.map { strip in
                 // Column by column as a plane of one column each, into bands, then into the strip's columns.
-                let columns = (0..<stored).map { k in
-                    Self.bands(stride(from: k, to: strip.count, by: stored).map { strip[$0] }, depth: 1)
-                }
+                let columns = Self.bands(strip, columns: stored)
                 return Self.stripColumns(columns, height: height)
             }
             strips = Channel(left: sides[0], right: sides[1])
@@ -202,8 +200,11 @@ struct PageEdges: Sendable, Equatable {
         /// The columns to skip in row y, or nil where the row is paper.
         func skip(_ y: Int) -> Int? {
             let row = y * stored
-            let page = strip[(row + depth)..<(row + 2 * depth)].sorted()[depth / 2]
-            if page >= paperLevel { return nil }
+            // The median (the sorted columns' element depth/2) is paper when that many columns and more
+            // are: most rows of a margin, told without a sort.
+            let window = strip[(row + depth)..<(row + 2 * depth)]
+            if window.reduce(0, { $0 + ($1 >= paperLevel ? 1 : 0) }) >= depth - depth / 2 { return nil }
+            let page = window.sorted()[depth / 2]
             var width = 0
             while width < depth && strip[row + width] >= page + fillStep { width += 1 }
             return width
@@ -270,18 +271,36 @@ struct PageEdges: Sendable, Equatable {
 
     /// One plane of row sums (`depth` columns each, 1/256 levels) as ``rows`` band means in 1/16 levels.
     private static func bands(_ sums: [Int32], depth: Int) -> [Int32] {
-        let height = sums.count
-        var total = [Int64](repeating: 0, count: rows), counts = [Int64](repeating: 0, count: rows)
-        for y in 0..<height {
-            let band = y * rows / height
-            total[band] += Int64(sums[y])
-            counts[band] += Int64(depth) * 256
+        bands(sums, columns: 1, depth: depth)[0]
+    }
+
+    /// `columns` planes stored row by row (row y's values at y·columns …
+    /// y·columns + columns − 1, each a sum over `depth` columns), each as
+    /// ``rows`` band means in 1/16 levels: row y falls in band
+    /// y·``rows``/height, and a band no row reaches (a page shorter than
+    /// ``rows``) takes the band above.
+    private static func bands(_ plane: [Int32], columns: Int, depth: Int = 1) -> [[Int32]] {
+        let height = columns == 0 ? 0 : plane.count / columns
+        var total = [Int64](repeating: 0, count: rows * columns), counts = [Int64](repeating: 0, count: rows)
+        plane.withUnsafeBufferPointer { plane in
+            total.withUnsafeMutableBufferPointer { total in
+                for y in 0..<height {
+                    let band = y * rows / height
+                    counts[band] += Int64(depth) * 256
+                    let from = y * columns, to = band * columns
+                    for k in 0..<columns { total[to + k] += Int64(plane[from + k]) }
+                }
+            }
         }
-        var out: [Int32] = []
-        for band in 0..<rows {
-            out.append(counts[band] == 0 ? (out.last ?? 0) : Int32((total[band] * 16 + counts[band] / 2) / counts[band]))
+        return (0..<columns).map { k in
+            var out: [Int32] = []
+            out.reserveCapacity(rows)
+            for band in 0..<rows {
+                let count = counts[band]
+                out.append(count == 0 ? (out.last ?? 0) : Int32((total[band * columns + k] * 16 + count / 2) / count))
+            }
+            return out
         }
-        return out
     }
 
     /// Luma (BT.601 weights), Cb and Cr (centred on 128) of one pixel, integer, alpha ignored, in 1/256 levels.
