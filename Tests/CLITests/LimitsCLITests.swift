@@ -91,6 +91,34 @@ struct LimitsCLITests {
                 "\(run.stderr)")
     }
 
+    /// Read whole, a page of many GiB (here a sparse file behind a real
+    /// PNG header) ended the child that drew it, failing to allocate it:
+    /// `internal error while rendering spread 2 (please report)`.
+    @Test("A file over 1 GiB is refused by its size, named in one line: a folder's page in render and automatic pairing, an image to compare")
+    func hugePageFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let book = folder.path + "/book"
+        try FileManager.default.createDirectory(atPath: book, withIntermediateDirectories: true)
+        for name in ["1.jpg", "2.png", "3.jpg"] {
+            try FileManager.default.copyItem(atPath: sample + "/page" + name, toPath: book + "/p" + name)
+        }
+        let huge = try FileHandle(forWritingTo: URL(fileURLWithPath: book + "/p2.png"))
+        try huge.truncate(atOffset: 64 << 30)
+        try huge.close()
+        #expect(try mihiraki(["plan", book]).status == 0, "the header is read from the file's start alone")
+        for arguments in [["render", book, "-o", folder.path + "/out", "--size", "x300"], ["plan", book, "--pairing", "auto"]] {
+            let run = try mihiraki(arguments)
+            #expect(run.status == 1, "\(arguments): exit \(run.status): \(run.stderr)")
+            #expect(run.stderr.hasPrefix("mihiraki: \(book)/p2.png: file is larger than 1 GiB\n"), "\(arguments): \(run.stderr)")
+            #expect(!run.stderr.contains("internal error"), "\(run.stderr)")
+        }
+        // compare read both images whole in its own process, and ended with a fatal error.
+        let compared = try mihiraki(["compare", sample + "/page2.png", book + "/p2.png"])
+        #expect(compared.status == 2, "exit \(compared.status): \(compared.stderr)")
+        #expect(compared.stderr == "mihiraki: \(book)/p2.png: file is larger than 1 GiB\n", "\(compared.stderr)")
+    }
+
     @Test("--version prints the version")
     func version() throws {
         let run = try mihiraki(["--version"])

@@ -196,6 +196,19 @@ struct PairingConfidenceTests {
         #expect(loaded.warnings.contains { $0.description.contains("book.json") && $0.description.contains("not KCC spread labels") })
         #expect(try plan([book]).spreads == plain.spreads)
 
+        // Labels of many GiB (a sparse file) are refused by their size, not read whole (which ended the
+        // process, and a server loading the book with it, failing to allocate them).
+        try FileManager.default.removeItem(atPath: book + ".json")
+        #expect(FileManager.default.createFile(atPath: book + ".json", contents: nil))
+        let huge = try FileHandle(forWritingTo: URL(fileURLWithPath: book + ".json"))
+        try huge.truncate(atOffset: 64 << 30)
+        try huge.close()
+        let hugeLabels = try Book.load(book)
+        #expect(hugeLabels.warnings.map(\.description).contains {
+            $0.contains("book.json") && $0.contains("larger than 1 MiB, more than any KCC spread labels hold")
+        })
+        #expect(try plan([book]).spreads == plain.spreads)
+
         // A server never reads labels that leave its root.
         try FileManager.default.removeItem(atPath: book + ".json")
         try Data(#"{"spreads": [2]}"#.utf8).write(to: URL(fileURLWithPath: work.path + "/outside.json"))

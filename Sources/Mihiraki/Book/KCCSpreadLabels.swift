@@ -13,6 +13,9 @@ package struct KCCSpreadLabels: Sendable {
     var size: Int
     var crc: UInt32
 
+    /// The largest labels file read: a number for each of a book's spreads fits many times over.
+    static let limit = 1 << 20
+
     /// Where the labels of the book at `path` are: `path` + `.json`.
     package static func path(forBook path: String) -> String { path + ".json" }
 
@@ -25,11 +28,15 @@ package struct KCCSpreadLabels: Sendable {
         if let root, !FileSystem.isInside(file, root) {
             return (nil, MihirakiError(.badBook, path: file, "ignored: leaves the served folder (a symbolic link outside it)"))
         }
-        guard let bytes = try? FileSystem.read(file) else {
+        // Read only as far as labels could reach: a file of many GiB beside the book is not held whole.
+        guard let bytes = try? FileSystem.readPrefix(file, count: limit + 1) else {
             return (nil, MihirakiError(.badBook, path: file, "ignored: cannot be read"))
         }
+        guard bytes.count <= limit else {
+            return (nil, MihirakiError(.badBook, path: file, "ignored: larger than \(limit >> 20) MiB, more than any KCC spread labels hold"))
+        }
         struct Document: Decodable { var spreads: [Int] }
-        guard bytes.count <= 1 << 20, let document = try? JSONDecoder().decode(Document.self, from: Data(bytes)) else {
+        guard let document = try? JSONDecoder().decode(Document.self, from: Data(bytes)) else {
             return (nil, MihirakiError(.badBook, path: file, "ignored: not KCC spread labels ({\"spreads\": [0-based image numbers]})"))
         }
         return (KCCSpreadLabels(firstImages: document.spreads, size: bytes.count, crc: crc32(bytes)), nil)

@@ -73,10 +73,29 @@ package enum FileSystem {
     }
 
     /// The whole file.
+    /// The most read of one file whole (a page, an image to compare, a
+    /// manifest): 1 GiB, as an archive's entry (``ZIPSource/maxEntryBytes``).
+    static let wholeLimit = 1 << 30
+
+    /// A file whole. One over ``wholeLimit`` is refused by its size, unread:
+    /// a file of many GiB (a sparse one costs nothing to make) ended the
+    /// process failing to allocate it.
     static func read(_ path: String) throws -> [UInt8] {
+        guard let bytes = try read(path, atMost: wholeLimit) else {
+            throw MihirakiError(.tooLarge, path: path, "file is larger than \(wholeLimit >> 30) GiB")
+        }
+        return bytes
+    }
+
+    /// A file whole when it is at most `limit` bytes, else nil: told by its
+    /// size before a byte is read, and read no further than `limit + 1`
+    /// bytes should it grow meanwhile.
+    static func read(_ path: String, atMost limit: Int) throws -> [UInt8]? {
         let (fd, size) = try openFile(path)
         defer { close(fd) }
-        return try drain(fd, path: path, sizeHint: size, limit: .max)
+        guard size <= limit else { return nil }
+        let bytes = try drain(fd, path: path, sizeHint: size, limit: limit + 1)
+        return bytes.count <= limit ? bytes : nil
     }
 
     /// Opens a regular file for reading, with its size. Anything else is
