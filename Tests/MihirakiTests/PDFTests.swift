@@ -115,6 +115,23 @@ struct PDFTests {
         }
     }
 
+    /// qpdf rebuilds a damaged file's cross-reference table by reading it
+    /// whole: this one (a real PDF's start, then 64 GiB of zeros, a sparse
+    /// file) held a plan for over twenty minutes.
+    @Test("A damaged PDF over 1 GiB is refused at once in one line naming it, not rebuilt by reading it whole")
+    func damagedAndHuge() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let whole = try Fixtures.bytes(URL(fileURLWithPath: Self.pdf("img2pdf")))
+        let path = try folder.write("huge.pdf", Array(whole.prefix(whole.count / 2)))
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try file.truncate(atOffset: 64 << 30)
+        try file.close()
+        let text = Self.message { _ = try BookPlan(book: try Book.load(path), options: LayoutOptions()) }
+        #expect(text.contains(path) && text.contains("and at 64 GiB the file is too large to rebuild it from (over 1 GiB)") && !text.contains("\n"),
+                "\(text)")
+    }
+
     @Test("An encrypted picture stream that inflates past its size is refused, not a crash in the decryption (found by fuzzing)")
     func encryptedOverflow() throws {
         let path = Fixtures.testImages.appendingPathComponent("fuzz-regressions/pdf-encrypted-stream-overflows.pdf").path
