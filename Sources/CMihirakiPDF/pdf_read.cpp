@@ -107,18 +107,15 @@ extern "C" mh_pdf *mh_pdf_open(const char *path, mh_pdf_info *info, int *status,
         silence(q);
         struct stat file;
         const bool large = stat(path, &file) == 0 && (long long)file.st_size > recoveryLimit;
-        if (large) {
-            q.setAttemptRecovery(false);
-            try {
-                q.processFile(path);
-            } catch (QPDFExc const &error) {
-                throw Failure(MH_PDF_DAMAGED, "its cross-reference table cannot be read (" + error.getMessageDetail()
-                              + "), and at " + std::to_string((long long)file.st_size >> 30)
-                              + " GiB the file is too large to rebuild it from (over "
-                              + std::to_string(recoveryLimit >> 30) + " GiB)");
-            }
-        } else {
+        if (large) q.setAttemptRecovery(false);
+        try {
             q.processFile(path);
+        } catch (QPDFExc const &error) {
+            if (!large) throw;
+            throw Failure(MH_PDF_DAMAGED, "its cross-reference table cannot be read (" + error.getMessageDetail()
+                          + "), and at " + std::to_string((long long)file.st_size >> 30)
+                          + " GiB the file is too large to rebuild it from (over "
+                          + std::to_string(recoveryLimit >> 30) + " GiB)");
         }
         pdf->document.pages = QPDFPageDocumentHelper(q).getAllPages();
         // A damaged file qpdf recovered may have lost pages: never drop one without a word.

@@ -29,10 +29,11 @@ package struct KCCSpreadLabels: Sendable {
             return (nil, MihirakiError(.badBook, path: file, "ignored: leaves the served folder (a symbolic link outside it)"))
         }
         // Read only as far as labels could reach: a file of many GiB beside the book is not held whole.
-        guard let bytes = try? FileSystem.readPrefix(file, count: limit + 1) else {
+        let read: [UInt8]?
+        do { read = try FileSystem.read(file, atMost: limit) } catch {
             return (nil, MihirakiError(.badBook, path: file, "ignored: cannot be read"))
         }
-        guard bytes.count <= limit else {
+        guard let bytes = read else {
             return (nil, MihirakiError(.badBook, path: file, "ignored: larger than \(limit >> 20) MiB, more than any KCC spread labels hold"))
         }
         struct Document: Decodable { var spreads: [Int] }

@@ -9,7 +9,7 @@ import ZIPFoundation
 /// (found by fuzzing), and lets zlib read past its chunk.
 final class ZIPSource: BookSource, Sendable {
     /// An entry larger than this is refused rather than inflated into memory.
-    static let maxEntryBytes: UInt64 = 1 << 30
+    static let maxEntryBytes = UInt64(FileSystem.wholeLimit)
 
     /// What reading one entry needs.
     struct Stored: Sendable {

@@ -74,7 +74,7 @@ package enum FileSystem {
 
     /// The whole file.
     /// The most read of one file whole (a page, an image to compare, a
-    /// manifest): 1 GiB, as an archive's entry (``ZIPSource/maxEntryBytes``).
+    /// manifest) or of an archive's entry (``ZIPSource/maxEntryBytes``): 1 GiB.
     static let wholeLimit = 1 << 30
 
     /// A file whole. One over ``wholeLimit`` is refused by its size, unread:
