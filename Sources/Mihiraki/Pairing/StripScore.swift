@@ -456,14 +456,19 @@ enum StripScore {
     /// artwork; lines that seem not to are often a tone's dots or lines
     /// converging near the spine); and where they
     /// draw flat lines (`borders`, likewise over ``borderStrength``), less
-    /// half of what that share falls short of 0.4; and where they have
+    /// half of what that share falls short of 0.5 (``bordersKnee``); and where they have
     /// edges (`edges`, over ``edgeStrength``), 0.2 of their share less 0.3;
     /// and 8 times what their tones fall out of proportion
     /// (``outOfProportion(_:_:)``) over 0.015.
     static func adjustment(ink: Int, lines: Int?, borders: Int? = nil, edges: Int? = nil, proportion: Int? = nil) -> Int {
-        -2 * max(0, ink - 20) + (lines.map { $0 >= 400 ? $0 - 400 : 3 * ($0 - 400) / 10 } ?? 0) - (borders.map { max(0, 400 - $0) / 2 } ?? 0)
+        -2 * max(0, ink - 20) + (lines.map { $0 >= 400 ? $0 - 400 : 3 * ($0 - 400) / 10 } ?? 0) - (borders.map { max(0, bordersKnee - $0) / 2 } ?? 0)
             + (edges.map { 2 * ($0 - 300) / 10 } ?? 0) - (proportion.map { 8 * max(0, $0 - proportionKnee) } ?? 0)
     }
+
+    /// The share of borders that continue under which a seam loses half the
+    /// shortfall: pages of one panel layout share their borders, and where
+    /// half or more of them reach the spine at other heights the pages are two.
+    static let bordersKnee = 500
 
     /// The line strength (in units of the white) over which a seam's lines count.
     static let lineStrength = 20
