@@ -466,8 +466,9 @@ enum StripScore {
     }
 
     /// The share of borders that continue under which a seam loses half the
-    /// shortfall: pages of one panel layout share their borders, and where
-    /// half or more of them reach the spine at other heights the pages are two.
+    /// shortfall: the halves of one artwork's panels carry their borders
+    /// across the spine, so where half of the borders' strength or more
+    /// meets nothing on the other page, the pages are likelier two.
     static let bordersKnee = 500
 
     /// The line strength (in units of the white) over which a seam's lines count.
