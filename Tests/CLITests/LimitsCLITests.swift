@@ -103,9 +103,7 @@ struct LimitsCLITests {
         for name in ["1.jpg", "2.png", "3.jpg"] {
             try FileManager.default.copyItem(atPath: sample + "/page" + name, toPath: book + "/p" + name)
         }
-        let huge = try FileHandle(forWritingTo: URL(fileURLWithPath: book + "/p2.png"))
-        try huge.truncate(atOffset: 64 << 30)
-        try huge.close()
+        try Fixtures.growSparse(book + "/p2.png")
         #expect(try mihiraki(["plan", book]).status == 0, "the header is read from the file's start alone")
         for arguments in [["render", book, "-o", folder.path + "/out", "--size", "x300"], ["plan", book, "--pairing", "auto"]] {
             let run = try mihiraki(arguments)

@@ -200,9 +200,7 @@ struct PairingConfidenceTests {
         // process, and a server loading the book with it, failing to allocate them).
         try FileManager.default.removeItem(atPath: book + ".json")
         #expect(FileManager.default.createFile(atPath: book + ".json", contents: nil))
-        let huge = try FileHandle(forWritingTo: URL(fileURLWithPath: book + ".json"))
-        try huge.truncate(atOffset: 64 << 30)
-        try huge.close()
+        try Fixtures.growSparse(book + ".json")
         let hugeLabels = try Book.load(book)
         #expect(hugeLabels.warnings.map(\.description).contains {
             $0.contains("book.json") && $0.contains("larger than 1 MiB, more than any KCC spread labels hold")

@@ -97,6 +97,14 @@ public enum Fixtures {
             + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: crc32(typeBytes + data) >> $0) }
     }
 
+    /// Extends the file at `path` to 64 GiB (or `size`) with a hole: a file of
+    /// many GiB whose blocks cost nothing, after whatever it starts with.
+    public static func growSparse(_ path: String, to size: UInt64 = 64 << 30) throws {
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? file.close() }
+        try file.truncate(atOffset: size)
+    }
+
     public static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {

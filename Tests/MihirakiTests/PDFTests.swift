@@ -124,9 +124,7 @@ struct PDFTests {
         defer { folder.remove() }
         let whole = try Fixtures.bytes(URL(fileURLWithPath: Self.pdf("img2pdf")))
         let path = try folder.write("huge.pdf", Array(whole.prefix(whole.count / 2)))
-        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try file.truncate(atOffset: 64 << 30)
-        try file.close()
+        try Fixtures.growSparse(path)
         let text = Self.message { _ = try BookPlan(book: try Book.load(path), options: LayoutOptions()) }
         #expect(text.contains(path) && text.contains("and at 64 GiB the file is too large to rebuild it from (over 1 GiB)") && !text.contains("\n"),
                 "\(text)")

@@ -72,7 +72,6 @@ package enum FileSystem {
         path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }
 
-    /// The whole file.
     /// The most read of one file whole (a page, an image to compare, a
     /// manifest) or of an archive's entry (``ZIPSource/maxEntryBytes``): 1 GiB.
     static let wholeLimit = 1 << 30
