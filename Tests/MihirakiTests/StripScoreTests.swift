@@ -189,18 +189,29 @@ struct StripScoreTests {
     func adjustment() {
         #expect(StripScore.adjustment(ink: 20, lines: nil) == 0)
         #expect(StripScore.adjustment(ink: 70, lines: nil) == -100)
-        #expect(StripScore.adjustment(ink: 0, lines: 900) == 500)
+        #expect(StripScore.adjustment(ink: 0, lines: 900) == 1000)
+        #expect(StripScore.adjustment(ink: 0, lines: 450) == 100)
         #expect(StripScore.adjustment(ink: 0, lines: 400) == 0)
         #expect(StripScore.adjustment(ink: 0, lines: 0) == -120)
         #expect(StripScore.adjustment(ink: 0, lines: nil, borders: 1000) == 0)
         #expect(StripScore.adjustment(ink: 0, lines: nil, borders: 500) == 0)
         #expect(StripScore.adjustment(ink: 0, lines: nil, borders: 400) == -50)
         #expect(StripScore.adjustment(ink: 0, lines: nil, borders: 0) == -250)
-        #expect(StripScore.adjustment(ink: 0, lines: 900, borders: 100) == 300)
+        #expect(StripScore.adjustment(ink: 0, lines: 900, borders: 100) == 800)
         #expect(StripScore.adjustment(ink: 0, lines: nil, edges: 800) == 100)
         #expect(StripScore.adjustment(ink: 0, lines: nil, edges: 0) == -60)
         #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 15) == 0)
         #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 65) == -400)
+    }
+
+    @Test("The rivals' shortfall counts in full until half of the lines at the spine continue, and not at all from there")
+    func rivalsCount() {
+        #expect(StripScore.rivalsCount(lines: nil) == 1000)
+        #expect(StripScore.rivalsCount(lines: 0) == 1000)
+        #expect(StripScore.rivalsCount(lines: 400) == 1000)
+        #expect(StripScore.rivalsCount(lines: 450) == 500)
+        #expect(StripScore.rivalsCount(lines: 500) == 0)
+        #expect(StripScore.rivalsCount(lines: 1000) == 0)
     }
 
     /// A strip whose level at band y and column k is `level(y, k)` (levels, 0–255).

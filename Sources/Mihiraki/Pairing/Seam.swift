@@ -6,7 +6,8 @@ struct Seam: Hashable, Sendable {
     var first: Int
     /// How sure the detector is that the two pages are one artwork, in
     /// thousandths (0…1000): the mean of ``score`` and ``levels``, less what
-    /// ``margin`` falls short of ``SplitDetector/requiredMargin``, plus
+    /// ``margin`` falls short of ``SplitDetector/requiredMargin`` (in the
+    /// share ``StripScore/rivalsCount(lines:)`` of its lines gives), plus
     /// ``StripScore/adjustment(ink:lines:)`` of its ``strips`` and
     /// ``ToneTexture/adjustment(_:)`` of their tones (on gray pages), less
     /// ``ColourScore/penalty(_:)`` of its ``coloursApart`` (0 for a

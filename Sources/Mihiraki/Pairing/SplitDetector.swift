@@ -17,7 +17,8 @@ import MihirakiCore
 /// own alternatives): its confidence is its strength, less whatever it falls
 /// short of beating them by ``requiredMargin``, and then lowered where paper
 /// meets ink at the spine, raised or lowered by how many of the lines
-/// drawn there continue, lowered where flat lines (panel borders) do not
+/// drawn there continue (where half of them or more do, the rivals no
+/// longer count: ``StripScore/rivalsCount(lines:)``), lowered where flat lines (panel borders) do not
 /// and where the facing edges' tones fall out of one proportion more than
 /// each page's own columns do (``StripScore``, from the pages' strips),
 /// lowered where two gray pages' screentones at the spine are not one tone
@@ -147,8 +148,9 @@ enum SplitDetector {
                                                                           proportion: $0.proportion)
                                                      + ($0.tones.map(ToneTexture.adjustment) ?? 0) } ?? 0)
                 - (apart.map(ColourScore.penalty) ?? 0)
+            let shortfall = max(0, requiredMargin - margin) * StripScore.rivalsCount(lines: strips?.lines) / 1000
             let confidence = seam.shapeOnly && margin < aloneMargin
-                ? 0 : min(1000, max(0, own - max(0, requiredMargin - margin) + adjustment))
+                ? 0 : min(1000, max(0, own - shortfall + adjustment))
             seams.append(Seam(first: first, confidence: confidence, score: seam.score, levels: seam.levels, margin: margin,
                               strips: strips, coloursApart: apart, levelsAlone: seam.shapeOnly))
         }

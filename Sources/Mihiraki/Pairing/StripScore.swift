@@ -451,18 +451,29 @@ enum StripScore {
     /// What the strips add to a seam's confidence, in thousandths: less twice
     /// the share of paper against ink over 0.02; where the pages draw
     /// lines (`lines` is their share that continues where their strength is
-    /// over ``lineStrength``), that share less 0.4, and 0.3 of it where it is
-    /// under 0.4 (lines that continue are rare between pages that are not one
-    /// artwork; lines that seem not to are often a tone's dots or lines
-    /// converging near the spine); and where they
+    /// over ``lineStrength``), twice that share less 0.4, and 0.3 of it where
+    /// it is under 0.4 (lines that continue are rare between pages that are
+    /// not one artwork; lines that seem not to are often a tone's dots or
+    /// lines converging near the spine); and where they
     /// draw flat lines (`borders`, likewise over ``borderStrength``), less
     /// half of what that share falls short of 0.5 (``bordersKnee``); and where they have
     /// edges (`edges`, over ``edgeStrength``), 0.2 of their share less 0.3;
     /// and 8 times what their tones fall out of proportion
     /// (``outOfProportion(_:_:)``) over 0.015.
     static func adjustment(ink: Int, lines: Int?, borders: Int? = nil, edges: Int? = nil, proportion: Int? = nil) -> Int {
-        -2 * max(0, ink - 20) + (lines.map { $0 >= 400 ? $0 - 400 : 3 * ($0 - 400) / 10 } ?? 0) - (borders.map { max(0, bordersKnee - $0) / 2 } ?? 0)
+        -2 * max(0, ink - 20) + (lines.map { $0 >= 400 ? 2 * ($0 - 400) : 3 * ($0 - 400) / 10 } ?? 0) - (borders.map { max(0, bordersKnee - $0) / 2 } ?? 0)
             + (edges.map { 2 * ($0 - 300) / 10 } ?? 0) - (proportion.map { 8 * max(0, $0 - proportionKnee) } ?? 0)
+    }
+
+    /// How much of a seam's shortfall against its rivals counts, in
+    /// thousandths: all of it, less a tenth for each hundredth of its lines
+    /// that continue over 0.4, none from 0.5. The rivals are held to the
+    /// seam and the levels only; lines crossing the spine each at its own
+    /// slope and height are evidence none of them was measured on, and no
+    /// pair of the labelled sets that is not one artwork has 0.35 of them
+    /// (docs/pairing.md).
+    static func rivalsCount(lines: Int?) -> Int {
+        1000 - min(1000, 10 * max(0, (lines ?? 0) - 400))
     }
 
     /// The share of borders that continue under which a seam loses half the
