@@ -18,7 +18,8 @@ import MihirakiCore
 /// short of beating them by ``requiredMargin``, and then lowered where paper
 /// meets ink at the spine, raised or lowered by how many of the lines
 /// drawn there continue (where half of them or more do, the rivals no
-/// longer count: ``StripScore/rivalsCount(lines:)``), lowered where flat lines (panel borders) do not
+/// longer count: ``StripScore/rivalsCount(lines:)``), lowered where flat
+/// lines (panel borders) do not
 /// and where the facing edges' tones fall out of one proportion more than
 /// each page's own columns do (``StripScore``, from the pages' strips),
 /// lowered where two gray pages' screentones at the spine are not one tone
