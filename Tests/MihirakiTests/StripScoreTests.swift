@@ -185,7 +185,7 @@ struct StripScoreTests {
         #expect(StripScore.bordersContinue(steep, steep).map { $0.strength <= StripScore.borderStrength } ?? true)
     }
 
-    @Test("The adjustment: paper against ink lowers, continuing lines and edges raise, broken borders lower, too few say nothing")
+    @Test("The adjustment: paper against ink lowers, continuing lines and edges raise, broken borders lower, tones in proportion raise and out of it lower, too few say nothing")
     func adjustment() {
         #expect(StripScore.adjustment(ink: 20, lines: nil) == 0)
         #expect(StripScore.adjustment(ink: 70, lines: nil) == -100)
@@ -200,6 +200,10 @@ struct StripScoreTests {
         #expect(StripScore.adjustment(ink: 0, lines: 900, borders: 100) == 800)
         #expect(StripScore.adjustment(ink: 0, lines: nil, edges: 800) == 100)
         #expect(StripScore.adjustment(ink: 0, lines: nil, edges: 0) == -60)
+        #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 0) == 60)
+        #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 3) == 30)
+        #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 5) == 10)
+        #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 6) == 0)
         #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 15) == 0)
         #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 65) == -400)
     }

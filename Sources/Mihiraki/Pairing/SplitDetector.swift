@@ -19,9 +19,10 @@ import MihirakiCore
 /// meets ink at the spine, raised or lowered by how many of the lines
 /// drawn there continue (where half of them or more do, the rivals no
 /// longer count: ``StripScore/rivalsCount(lines:)``), lowered where flat
-/// lines (panel borders) do not
-/// and where the facing edges' tones fall out of one proportion more than
-/// each page's own columns do (``StripScore``, from the pages' strips),
+/// lines (panel borders) do not,
+/// lowered where the facing edges' tones fall out of one proportion more than
+/// each page's own columns do and raised a little where they keep it
+/// (``StripScore``, from the pages' strips),
 /// lowered where two gray pages' screentones at the spine are not one tone
 /// and raised a little where they are (``ToneTexture``), and,
 /// between colour pages, lowered where their hues at the spine differ
