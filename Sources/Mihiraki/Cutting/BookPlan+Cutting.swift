@@ -107,16 +107,19 @@ extension BookPlan {
                             cropLimit: options.cropBorders ? options.cropLimit : nil, sample: sample)
     }
 
-    /// The size a cut page is decoded at, at least: twice the largest it can
-    /// be drawn (its page cropped by the limit on every side, across the
-    /// whole spread), so measuring and drawing share one decode.
+    /// The size a cut page is decoded at, at least: twice the largest the
+    /// whole page is drawn at, which is when it is cropped by the limit on
+    /// every side and what is left fills the whole spread (aspect-fit, or
+    /// each way with `--fit stretch`), so measuring and drawing share one
+    /// decode and no box of it is drawn larger than decoded.
     func cutDecodeSize(page number: Int) -> (width: Int, height: Int) {
         let header = headers[number - 1]
         let frames = SlotFrames(options: options.geometry)
         let keep = options.cropBorders ? Double(100 - 2 * options.cropLimit) / 100 : 1
-        let width = Double(max(header.width, 1)) * keep, height = Double(max(header.height, 1)) * keep
-        let scale = min(frames.wide.width / width, frames.wide.height / height)
-        return (Int((2 * width * scale).rounded(.up)), Int((2 * height * scale).rounded(.up)))
+        let width = Double(max(header.width, 1)), height = Double(max(header.height, 1))
+        let across = frames.wide.width / (width * keep), down = frames.wide.height / (height * keep)
+        let (sx, sy) = options.geometry.fit == .stretch ? (across, down) : (min(across, down), min(across, down))
+        return (Int((2 * width * sx).rounded(.up)), Int((2 * height * sy).rounded(.up)))
     }
 
     /// Page `number` decoded whole at ``cutDecodeSize(page:)``, in its own samples per pixel.
