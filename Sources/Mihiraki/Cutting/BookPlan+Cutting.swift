@@ -114,12 +114,11 @@ extension BookPlan {
     /// decode and no box of it is drawn larger than decoded.
     func cutDecodeSize(page number: Int) -> (width: Int, height: Int) {
         let header = headers[number - 1]
-        let frames = SlotFrames(options: options.geometry)
         let keep = options.cropBorders ? Double(100 - 2 * options.cropLimit) / 100 : 1
-        let width = Double(max(header.width, 1)), height = Double(max(header.height, 1))
-        let across = frames.wide.width / (width * keep), down = frames.wide.height / (height * keep)
-        let (sx, sy) = options.geometry.fit == .stretch ? (across, down) : (min(across, down), min(across, down))
-        return (Int((2 * width * sx).rounded(.up)), Int((2 * height * sy).rounded(.up)))
+        // What is left at the limit has the page's aspect, so it is drawn as the page is.
+        let drawn = Layout.draw((header.width, header.height), in: SlotFrames(options: options.geometry).wide,
+                                fit: options.geometry.fit, anchor: .center)
+        return (Int((2 * drawn.width / keep).rounded(.up)), Int((2 * drawn.height / keep).rounded(.up)))
     }
 
     /// Page `number` decoded whole at ``cutDecodeSize(page:)``, in its own samples per pixel.

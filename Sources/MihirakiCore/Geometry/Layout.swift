@@ -50,11 +50,11 @@ package enum Layout {
     }
 
     /// Horizontal anchor of a drawn page inside its slot.
-    enum Anchor { case minX, center, maxX }
+    package enum Anchor { case minX, center, maxX }
 
     /// The aspect-fit (or stretched) rectangle of a `pw×ph` page in `slot`,
     /// centred vertically and anchored horizontally.
-    static func draw(_ size: (width: Int, height: Int), in slot: RealRect, fit: FitMode, anchor: Anchor) -> RealRect {
+    package static func draw(_ size: (width: Int, height: Int), in slot: RealRect, fit: FitMode, anchor: Anchor) -> RealRect {
         guard fit == .contain else { return slot }
         let pw = Double(max(size.width, 1)), ph = Double(max(size.height, 1))
         let drawnW: Double, drawnH: Double
