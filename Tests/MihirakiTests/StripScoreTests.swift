@@ -206,6 +206,11 @@ struct StripScoreTests {
         #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 6) == 0)
         #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 15) == 0)
         #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 65) == -400)
+        // Flat edges keep any proportion: no bonus under the flat range, the penalty as before.
+        #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 0, toneRange: 1) == 0)
+        #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 0, toneRange: 2) == 60)
+        #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 3, toneRange: 40) == 30)
+        #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 65, toneRange: 0) == -400)
     }
 
     @Test("The rivals' shortfall counts in full until half of the lines at the spine continue, and not at all from there")
@@ -255,5 +260,19 @@ struct StripScoreTests {
                 "\(String(describing: StripScore.outOfProportion(slanted, climbing)))")
         let black = Self.drawn { _, _ in 8 }
         #expect(StripScore.outOfProportion(black, picture) == nil)
+    }
+
+    @Test("Tone range: white paper with its grain and a gutter shadow is flat; a picture's sky and horizon are not; a black edge says nothing")
+    func toneRange() {
+        // Paper at 236–238 levels in a pattern of grain, darker by a third toward the spine.
+        let paper = Self.drawn { y, k in (236 + Double((y * 7 + k * 3) % 3)) * (0.66 + 0.34 * Double(min(k, 12)) / 12) }
+        let range = StripScore.toneRange(paper)
+        #expect(range.map { $0 < StripScore.flatRange } == true, "\(String(describing: range))")
+        // Against paper the same shaded way, flat edges keep one proportion: without the range, a bonus.
+        #expect(StripScore.outOfProportion(paper, paper) == 0)
+        let picture = Self.drawn { y, _ in Self.scene(y, horizon: 240) }
+        #expect(StripScore.toneRange(picture).map { $0 > 5 * StripScore.flatRange } == true,
+                "\(String(describing: StripScore.toneRange(picture)))")
+        #expect(StripScore.toneRange(Self.drawn { _, _ in 8 }) == nil)
     }
 }

@@ -29,7 +29,8 @@ struct Seam: Hashable, Sendable {
     /// of bands where paper meets ink, the share of the lines drawn at the
     /// spine that continue, of the flat lines (panel borders) that do, and
     /// of the edges (each nil where too few are drawn to count), and how far
-    /// their tones fall out of proportion; nil where a page is too narrow
+    /// their tones fall out of proportion and how far the flatter edge's
+    /// tones stray from one level; nil where a page is too narrow
     /// for strips.
     struct Strips: Hashable, Sendable {
         var ink: Int
@@ -38,6 +39,8 @@ struct Seam: Hashable, Sendable {
         var edges: Int?
         /// ``StripScore/outOfProportion(_:_:)`` of the facing edges; nil where they are too dark to tell.
         var proportion: Int?
+        /// The lesser of the facing edges' ``StripScore/toneRange(_:)``; nil where both are too dark to tell.
+        var toneRange: Int? = nil
         /// ``ToneTexture/unlike(_:_:outgoingIsRight:)`` of two gray pages' facing edges; nil where either
         /// is in colour or no toned window faces another.
         var tones: ToneTexture.Unlike? = nil

@@ -21,8 +21,8 @@ import MihirakiCore
 /// longer count: ``StripScore/rivalsCount(lines:)``), lowered where flat
 /// lines (panel borders) do not,
 /// lowered where the facing edges' tones fall out of one proportion more than
-/// each page's own columns do and raised a little where they keep it
-/// (``StripScore``, from the pages' strips),
+/// each page's own columns do and raised a little where they keep it and
+/// neither edge is flat (``StripScore``, from the pages' strips),
 /// lowered where two gray pages' screentones at the spine are not one tone
 /// and raised a little where they are (``ToneTexture``), and,
 /// between colour pages, lowered where their hues at the spine differ
@@ -147,7 +147,7 @@ enum SplitDetector {
             var apart: Int?
             if let a = colours[first - 1], let b = colours[first] { apart = ColourScore.apart(a.outgoing, b.incoming) }
             let adjustment = (strips.map { StripScore.adjustment(ink: $0.ink, lines: $0.lines, borders: $0.borders, edges: $0.edges,
-                                                                          proportion: $0.proportion)
+                                                                          proportion: $0.proportion, toneRange: $0.toneRange)
                                                      + ($0.tones.map(ToneTexture.adjustment) ?? 0) } ?? 0)
                 - (apart.map(ColourScore.penalty) ?? 0)
             let shortfall = max(0, requiredMargin - margin) * StripScore.rivalsCount(lines: strips?.lines) / 1000
@@ -185,6 +185,7 @@ enum SplitDetector {
                            borders: borders.flatMap { $0.strength > StripScore.borderStrength ? $0.share : nil },
                            edges: edges.flatMap { $0.strength > StripScore.edgeStrength ? $0.share : nil },
                            proportion: StripScore.outOfProportion(outgoing, incoming),
+                           toneRange: [StripScore.toneRange(outgoing), StripScore.toneRange(incoming)].compactMap { $0 }.min(),
                            tones: tones(pageA, pageB, direction: direction))
     }
 

@@ -149,6 +149,26 @@ enum StripScore {
         return own.map { max(0, across - $0) }
     }
 
+    /// How far an edge's tones stray from one level, in thousandths: the
+    /// ``proportionSpread(_:_:)`` of its ``proportionWidth`` columns at the
+    /// coarse scale against a flat profile at their median; nil where the
+    /// edge is too dark to tell. Two flat edges (white paper on both sides
+    /// of the spine, a margin against a margin) keep one proportion whatever
+    /// the pages show, so keeping it is evidence only where neither edge's
+    /// range is under ``flatRange``
+    /// (``adjustment(ink:lines:borders:edges:proportion:toneRange:)``).
+    static func toneRange(_ strip: [Int32]) -> Int? {
+        let edge = proportionProfile(strip, 0), trim = 12
+        let median = edge[trim..<(bands - trim)].sorted()[(bands - 2 * trim) / 2]
+        return proportionSpread(edge, [Int32](repeating: median, count: bands))
+    }
+
+    /// The ``toneRange(_:)`` (thousandths) under which an edge is flat and
+    /// keeping one proportion with it says nothing. Chosen on the tuned
+    /// seeds (docs/pairing.md, "Flat edges keep any proportion"): their
+    /// pairs of white pages that are not one artwork stray 0–1 thousandths.
+    static let flatRange = 2
+
     /// How far out of proportion (thousandths) two edges may be before the
     /// seam is lowered: the 95th to 99th percentile of the splits of the
     /// labelled sets (docs/pairing.md).
@@ -468,11 +488,15 @@ enum StripScore {
     /// artwork, not only their absence: 92–96 % of the labelled sets' drawn
     /// and tone splits are within 0.003, against 28 % of the tone family's
     /// pairs that are not one artwork over a confidence of 0.4; photo 79 %
-    /// against 37 %).
-    static func adjustment(ink: Int, lines: Int?, borders: Int? = nil, edges: Int? = nil, proportion: Int? = nil) -> Int {
-        -2 * max(0, ink - 20) + (lines.map { $0 >= 400 ? 2 * ($0 - 400) : 3 * ($0 - 400) / 10 } ?? 0) - (borders.map { max(0, bordersKnee - $0) / 2 } ?? 0)
+    /// against 37 %), unless the lesser of the facing edges' ``toneRange(_:)``
+    /// (`toneRange`) is under ``flatRange``: flat edges keep any proportion.
+    static func adjustment(ink: Int, lines: Int?, borders: Int? = nil, edges: Int? = nil, proportion: Int? = nil,
+                           toneRange: Int? = nil) -> Int {
+        let inProportion = toneRange.map { $0 >= flatRange } ?? true
+        return -2 * max(0, ink - 20) + (lines.map { $0 >= 400 ? 2 * ($0 - 400) : 3 * ($0 - 400) / 10 } ?? 0)
+            - (borders.map { max(0, bordersKnee - $0) / 2 } ?? 0)
             + (edges.map { 2 * ($0 - 300) / 10 } ?? 0)
-            + (proportion.map { 10 * max(0, proportionAlike - $0) - 8 * max(0, $0 - proportionKnee) } ?? 0)
+            + (proportion.map { (inProportion ? 10 * max(0, proportionAlike - $0) : 0) - 8 * max(0, $0 - proportionKnee) } ?? 0)
     }
 
     /// How much of a seam's shortfall against its rivals counts, in

@@ -37,6 +37,7 @@ extension BookPlan {
                         + (strips.borders.map { ", borders continuing \(decimal(thousandths: $0))" } ?? "")
                         + (strips.edges.map { ", edges continuing \(decimal(thousandths: $0))" } ?? "")
                         + (strips.proportion.map { ", tones out of proportion \(decimal(thousandths: $0))" } ?? "")
+                        + (strips.toneRange.map { ", tone range \(decimal(thousandths: $0))" } ?? "")
                         + (strips.tones.map { ", tones unlike \(decimal(thousandths: $0.share)) of \($0.windows) windows" } ?? "")
                 } ?? "")
                 + (seam.coloursApart.map { ", colours apart \(decimal(thousandths: $0))" } ?? "")
