@@ -16,7 +16,8 @@ struct Seam: Hashable, Sendable {
     /// the threshold (`--pairing-threshold`) and no stronger overlapping
     /// seam took one of its pages.
     var confidence: Int
-    /// ``SeamScore/score(_:_:maxShift:)`` of the facing edges (the better of two scales), in thousandths:
+    /// ``SeamScore/score(_:_:maxShift:)`` of the facing edges (the better of two scales, or their mean where
+    /// nearly all the borders at the spine continue: ``SplitDetector/sharedBorders``), in thousandths:
     /// luma's, or the mean over the colour channels where that made the stronger seam (``SplitDetector``).
     var score: Int
     /// ``SeamScore/levels(_:_:)`` of the facing edges, in thousandths, from the same channels as ``score``.

@@ -6,7 +6,8 @@ import MihirakiCore
 /// Each seam (two consecutive pages that may form a split) is judged by two
 /// measures of its facing edges: ``SeamScore/score(_:_:maxShift:)``, whether
 /// their details fall at the same heights (the better of the fine scale and
-/// the coarse scale, ``SeamScore/Edge``), and ``SeamScore/levels(_:_:)`` of
+/// the coarse scale, ``SeamScore/Edge``; their mean where nearly all the
+/// panel borders at the spine continue, ``sharedBorders``), and ``SeamScore/levels(_:_:)`` of
 /// their ``SeamScore/ranks(_:)`` at the coarse scale, whether their tones
 /// follow each other in the same order, each measured per channel (luma,
 /// and Cb and Cr on colour pages) and taken from luma or, where stronger,
@@ -50,6 +51,13 @@ enum SplitDetector {
     /// What a seam judged on its levels alone must beat every alternative's levels by.
     static let aloneMargin = 200
     static let window = 12
+    /// The share of the flat lines at the spine (``StripScore/bordersContinue(_:_:)``, in thousandths)
+    /// from which a seam's score is the mean of its two scales rather than the better. Where nearly
+    /// all of them continue, both pages' panel rows meet at the same heights, which one layout gives
+    /// as surely as one artwork; at the coarse scale each border is a bump that matches whatever lies
+    /// between, while the fine scale asks that the detail between the borders continue too. Such a
+    /// seam is held to both (docs/pairing.md, "Borders that all continue").
+    static let sharedBorders = 900
 
     /// Every seam of a book that could be judged, in reading order, with its
     /// confidence, and `isSplit` set on those taken.
@@ -87,8 +95,9 @@ enum SplitDetector {
         /// the channels both pages have (luma, and Cb and Cr when both are in
         /// colour) that carry enough to judge; when no channel has the detail,
         /// the same over the channels whose edges both have a shape, on their levels alone.
-        func measures(_ from: Int, _ to: Int) -> Measures? {
-            let key = from * (count + 1) + to
+        /// The seam score is the better of its two scales, or with `meanOfScales` their mean (``sharedBorders``).
+        func measures(_ from: Int, _ to: Int, meanOfScales: Bool = false) -> Measures? {
+            let key = 2 * (from * (count + 1) + to) + (meanOfScales ? 1 : 0)
             if let known = measured[key] { return known }
             var detailed: [(score: Int, levels: Int)?] = [], shaped: [(score: Int, levels: Int)?] = []
             if let a = facing[from - 1], let b = facing[to - 1] {
@@ -98,7 +107,8 @@ enum SplitDetector {
                     shaped.append(shape ? (levels, levels) : nil)
                     // The better of the two scales: fine detail, or structure the coarse scale keeps through screentone and steep lines.
                     detailed.append(fine.map { fine in
-                        (max(fine, SeamScore.score(a.outgoing.coarse, b.incoming.coarse, maxShift: SeamScore.coarseRadius) ?? fine), levels)
+                        let coarse = SeamScore.score(a.outgoing.coarse, b.incoming.coarse, maxShift: SeamScore.coarseRadius) ?? fine
+                        return (meanOfScales ? (fine + coarse) / 2 : max(fine, coarse), levels)
                     })
                 }
             }
@@ -129,7 +139,12 @@ enum SplitDetector {
         }
 
         var seams: [Seam] = []
-        for ((first, seam), strips) in zip(judged, measuredStrips) {
+        for ((first, measuredSeam), strips) in zip(judged, measuredStrips) {
+            var seam = measuredSeam
+            if let borders = strips?.borders, borders >= sharedBorders, !seam.shapeOnly,
+               let meanOfScales = measures(first, first + 1, meanOfScales: true) {
+                seam = meanOfScales
+            }
             var rival = Int.min, rivalLevels = Int.min
             let nearby = max(1, first - window)...min(count, first + 1 + window)
             for other in nearby where other != first && other != first + 1 && usable(other) {
