@@ -105,7 +105,8 @@ enum SplitDetector {
                     let fine = SeamScore.score(a.outgoing.fine, b.incoming.fine), shape = a.outgoing.shaped && b.incoming.shaped
                     let levels = fine != nil || shape ? SeamScore.levels(a.outgoing.ranks, b.incoming.ranks) ?? -1000 : 0
                     shaped.append(shape ? (levels, levels) : nil)
-                    // The better of the two scales: fine detail, or structure the coarse scale keeps through screentone and steep lines.
+                    // The better of the two scales (fine detail, or structure the coarse scale keeps through screentone
+                    // and steep lines), or their mean where the seam is held to both.
                     detailed.append(fine.map { fine in
                         let coarse = SeamScore.score(a.outgoing.coarse, b.incoming.coarse, maxShift: SeamScore.coarseRadius) ?? fine
                         return (meanOfScales ? (fine + coarse) / 2 : max(fine, coarse), levels)
