@@ -174,7 +174,7 @@ enum StripScore {
     /// labelled sets (docs/pairing.md).
     static let proportionKnee = 15
     /// How close to one proportion (thousandths) two edges' tones must be
-    /// for the seam to be raised (``adjustment(ink:lines:borders:edges:proportion:)``).
+    /// for the seam to be raised (``adjustment(ink:lines:borders:edges:proportion:toneRange:)``).
     static let proportionAlike = 6
     /// Columns the edges' 6 are compared with on their own page.
     static let proportionColumns = [12, 18]
@@ -357,7 +357,7 @@ enum StripScore {
     /// The same for the flat lines, within a tenth of a band a column of
     /// flat: panel borders, a horizon, a rule. Pages of one layout share
     /// them, so borders that continue say little; borders at other heights
-    /// say the pages are not one artwork (``adjustment(ink:lines:borders:)``).
+    /// say the pages are not one artwork (``adjustment(ink:lines:borders:edges:proportion:toneRange:)``).
     static func bordersContinue(_ a: [Int64], _ b: [Int64]) -> (share: Int, strength: Int)? {
         continuing([(a, b)], slopes: { abs($0) <= 1 }, lost: 0, counted: borderStrength)
     }
