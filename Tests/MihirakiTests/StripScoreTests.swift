@@ -185,7 +185,7 @@ struct StripScoreTests {
         #expect(StripScore.bordersContinue(steep, steep).map { $0.strength <= StripScore.borderStrength } ?? true)
     }
 
-    @Test("The adjustment: paper against ink lowers, continuing lines and edges raise, broken borders lower, tones in proportion raise and out of it lower, too few say nothing")
+    @Test("The adjustment: paper against ink lowers, continuing lines and edges raise (edges that do not continue lower nothing), broken borders lower, tones in proportion raise and out of it lower, too few say nothing")
     func adjustment() {
         #expect(StripScore.adjustment(ink: 20, lines: nil) == 0)
         #expect(StripScore.adjustment(ink: 70, lines: nil) == -100)
@@ -199,7 +199,9 @@ struct StripScoreTests {
         #expect(StripScore.adjustment(ink: 0, lines: nil, borders: 0) == -250)
         #expect(StripScore.adjustment(ink: 0, lines: 900, borders: 100) == 800)
         #expect(StripScore.adjustment(ink: 0, lines: nil, edges: 800) == 100)
-        #expect(StripScore.adjustment(ink: 0, lines: nil, edges: 0) == -60)
+        #expect(StripScore.adjustment(ink: 0, lines: nil, edges: 400) == 20)
+        #expect(StripScore.adjustment(ink: 0, lines: nil, edges: 300) == 0)
+        #expect(StripScore.adjustment(ink: 0, lines: nil, edges: 0) == 0)
         #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 0) == 60)
         #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 3) == 30)
         #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 5) == 10)
@@ -211,6 +213,19 @@ struct StripScoreTests {
         #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 0, toneRange: 2) == 60)
         #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 3, toneRange: 40) == 30)
         #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 65, toneRange: 0) == -400)
+    }
+
+    @Test("Tones in one order and one proportion: the levels over 0.9 count, up to 0.1, only where the tones keep one proportion and neither edge is flat")
+    func inOrderAndProportion() {
+        #expect(StripScore.inOrderAndProportion(levels: 1000, proportion: 0, toneRange: 50) == 100)
+        #expect(StripScore.inOrderAndProportion(levels: 986, proportion: 3, toneRange: 50) == 86)
+        #expect(StripScore.inOrderAndProportion(levels: 986, proportion: 6, toneRange: nil) == 86)
+        #expect(StripScore.inOrderAndProportion(levels: 900, proportion: 0, toneRange: 50) == 0)
+        #expect(StripScore.inOrderAndProportion(levels: 700, proportion: 0, toneRange: 50) == 0)
+        // Out of proportion, too dark to tell, or flat (white paper on both sides): nothing.
+        #expect(StripScore.inOrderAndProportion(levels: 1000, proportion: 7, toneRange: 50) == 0)
+        #expect(StripScore.inOrderAndProportion(levels: 1000, proportion: nil, toneRange: 50) == 0)
+        #expect(StripScore.inOrderAndProportion(levels: 1000, proportion: 0, toneRange: 1) == 0)
     }
 
     @Test("The rivals' shortfall counts in full until half of the lines at the spine continue, and not at all from there")

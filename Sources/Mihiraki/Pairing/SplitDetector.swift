@@ -164,6 +164,8 @@ enum SplitDetector {
             if let a = colours[first - 1], let b = colours[first] { apart = ColourScore.apart(a.outgoing, b.incoming) }
             let adjustment = (strips.map { StripScore.adjustment(ink: $0.ink, lines: $0.lines, borders: $0.borders, edges: $0.edges,
                                                                           proportion: $0.proportion, toneRange: $0.toneRange)
+                                                     + StripScore.inOrderAndProportion(levels: seam.levels, proportion: $0.proportion,
+                                                                                       toneRange: $0.toneRange)
                                                      + ($0.tones.map(ToneTexture.adjustment) ?? 0) } ?? 0)
                 - (apart.map(ColourScore.penalty) ?? 0)
             let shortfall = max(0, requiredMargin - margin) * StripScore.rivalsCount(lines: strips?.lines) / 1000

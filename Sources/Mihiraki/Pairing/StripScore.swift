@@ -163,6 +163,26 @@ enum StripScore {
         return proportionSpread(edge, [Int32](repeating: median, count: bands))
     }
 
+    /// What a seam gains, in thousandths, where its facing edges' tones run
+    /// in one order down the whole height (``SeamScore/levels(_:_:)`` over
+    /// ``inOrder``) and keep one proportion band by band (within
+    /// ``proportionAlike``, neither edge flat): the levels over
+    /// ``inOrder``, up to 0.1. Across smooth colour (a sky, skin, a
+    /// gradient background) the gradients carry only the scan's noise and
+    /// the seam score stays low, while the tones themselves continue; two
+    /// pages that are not one artwork seldom keep both their order and their
+    /// proportion (2 of the labelled sets' 16,500 such pairs, both under
+    /// 0.51, against 3,125 of their 5,088 splits: docs/pairing.md, "Tones in
+    /// order and in proportion").
+    static func inOrderAndProportion(levels: Int, proportion: Int?, toneRange: Int?) -> Int {
+        guard let proportion, proportion <= proportionAlike, toneRange.map({ $0 >= flatRange }) ?? true else { return 0 }
+        return max(0, levels - inOrder)
+    }
+
+    /// The levels (thousandths) over which tones in proportion run in one
+    /// order (``inOrderAndProportion(levels:proportion:toneRange:)``).
+    static let inOrder = 900
+
     /// The ``toneRange(_:)`` (thousandths) under which an edge is flat and
     /// keeping one proportion with it says nothing. Chosen on the tuned
     /// seeds (docs/pairing.md, "Flat edges keep any proportion"): their
@@ -480,7 +500,11 @@ enum StripScore {
     /// lines converging near the spine); and where they
     /// draw flat lines (`borders`, likewise over ``borderStrength``), less
     /// half of what that share falls short of 0.5 (``bordersKnee``); and where they have
-    /// edges (`edges`, over ``edgeStrength``), 0.2 of their share less 0.3;
+    /// edges (`edges`, over ``edgeStrength``), 0.2 of their share over 0.3
+    /// (edges that seem not to continue lower nothing: where a seam's
+    /// gradients do not continue, ``SeamScore/score(_:_:maxShift:)`` has
+    /// already said so, and across smooth colour the edges found are the
+    /// scan's noise);
     /// and 8 times what their tones fall out of proportion
     /// (``outOfProportion(_:_:)``) over 0.015, or, where they are within
     /// 0.006 of one proportion, up to 0.06 more: 0.01 for each thousandth
@@ -495,7 +519,7 @@ enum StripScore {
         let inProportion = toneRange.map { $0 >= flatRange } ?? true
         return -2 * max(0, ink - 20) + (lines.map { $0 >= 400 ? 2 * ($0 - 400) : 3 * ($0 - 400) / 10 } ?? 0)
             - (borders.map { max(0, bordersKnee - $0) / 2 } ?? 0)
-            + (edges.map { 2 * ($0 - 300) / 10 } ?? 0)
+            + (edges.map { 2 * max(0, $0 - 300) / 10 } ?? 0)
             + (proportion.map { (inProportion ? 10 * max(0, proportionAlike - $0) : 0) - 8 * max(0, $0 - proportionKnee) } ?? 0)
     }
 
