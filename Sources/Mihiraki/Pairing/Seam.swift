@@ -8,8 +8,9 @@ struct Seam: Hashable, Sendable {
     /// thousandths (0…1000): the mean of ``score`` and ``levels``, less what
     /// ``margin`` falls short of ``SplitDetector/requiredMargin`` (in the
     /// share ``StripScore/rivalsCount(lines:)`` of its lines gives), plus
-    /// ``StripScore/adjustment(ink:lines:borders:edges:proportion:toneRange:)`` of its ``strips`` and
-    /// ``ToneTexture/adjustment(_:)`` of their tones (on gray pages), less
+    /// ``StripScore/adjustment(ink:lines:borders:edges:proportion:toneRange:)`` of its ``strips``,
+    /// ``StripScore/inOrderAndProportion(levels:proportion:toneRange:)`` of its ``levels`` and their
+    /// tones, and ``ToneTexture/adjustment(_:)`` of their tones (on gray pages), less
     /// ``ColourScore/penalty(_:)`` of its ``coloursApart`` (0 for a
     /// seam judged on its levels alone whose margin is under
     /// ``SplitDetector/aloneMargin``). A seam is a split when this reaches

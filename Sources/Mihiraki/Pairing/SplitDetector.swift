@@ -20,10 +20,11 @@ import MihirakiCore
 /// meets ink at the spine, raised or lowered by how many of the lines
 /// drawn there continue (where half of them or more do, the rivals no
 /// longer count: ``StripScore/rivalsCount(lines:)``), lowered where flat
-/// lines (panel borders) do not,
+/// lines (panel borders) do not, raised where the edges of areas continue,
 /// lowered where the facing edges' tones fall out of one proportion more than
 /// each page's own columns do and raised a little where they keep it and
-/// neither edge is flat (``StripScore``, from the pages' strips),
+/// neither edge is flat, more where their tones also run in one order down
+/// the whole height (``StripScore``, from the pages' strips),
 /// lowered where two gray pages' screentones at the spine are not one tone
 /// and raised a little where they are (``ToneTexture``), and,
 /// between colour pages, lowered where their hues at the spine differ
