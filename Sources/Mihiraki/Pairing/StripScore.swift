@@ -173,7 +173,8 @@ enum StripScore {
     /// pages that are not one artwork seldom keep both their order and their
     /// proportion (on the labelled sets' seeds 1, 2 and 4–30, 2 of the
     /// 16,386 pairs judged that are not one artwork, against 3,107 of the
-    /// 5,088 splits: docs/pairing.md, "Tones in order and in proportion").
+    /// 5,078 splits judged: docs/pairing.md, "Edges that do not continue;
+    /// tones in order and in proportion").
     static func inOrderAndProportion(levels: Int, proportion: Int?, toneRange: Int?) -> Int {
         guard let proportion, proportion <= proportionAlike, toneRange.map({ $0 >= flatRange }) ?? true else { return 0 }
         return max(0, levels - inOrder)
