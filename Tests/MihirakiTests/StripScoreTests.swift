@@ -106,6 +106,34 @@ struct StripScoreTests {
         #expect(try #require(StripScore.linesContinue(a, elsewhere, lost: 10)).share <= 100)
     }
 
+    @Test("Steep lines (1.1 to 2.9 bands a column) continue across the spine and across columns lost there; at other heights they do not; they count only where they continue")
+    func steepLinesContinue() throws {
+        // Speed lines nearly along the spine: steps of 1.5 to 2.8 bands a column, each spanning 36 to 67 bands of the strip.
+        let leaving = [(40, 15), (120, -20), (200, 28), (300, -17), (380, 24), (460, -22)]
+        let a = StripScore.Strip(Self.lines(leaving))
+        let across = try #require(StripScore.steepLinesContinue(a, .init(Self.lines(leaving.map { ($0.0, -$0.1) }))))
+        #expect(across.share >= 900 && across.strength > StripScore.lineStrength, "\(across)")
+        let elsewhere = try #require(StripScore.steepLinesContinue(a, .init(Self.lines(leaving.map { ($0.0 + 30, -$0.1) }))))
+        #expect(elsewhere.share <= 100, "\(elsewhere)")
+        // Ten columns lost at the spine: the line at step m enters page b m bands from where it left (28 bands at step 28);
+        // matched at a loss of 10, all but what the neighbouring steep slopes smear.
+        let b = StripScore.Strip(Self.lines(leaving.map { ($0.0 - $0.1, -$0.1) }))
+        let atTheSpine = try #require(StripScore.steepLinesContinue(a, b))
+        #expect(atTheSpine.share <= 250, "\(atTheSpine)")
+        let acrossTheLoss = try #require(StripScore.steepLinesContinue(a, b, lost: 10))
+        #expect(acrossTheLoss.share >= 750, "\(acrossTheLoss)")
+        // Shallow lines are the lines' measure, not the steep lines'.
+        let shallow = Self.lines(at: [60, 180, 300, 420], step: 6)
+        #expect(StripScore.steepLinesContinue(.init(shallow), .init(Self.lines(at: [60, 180, 300, 420], step: -6)))
+            .map { $0.strength <= StripScore.lineStrength } ?? true)
+        // Steep lines that continue raise a seam as lines do over 0.4; under it they say nothing.
+        #expect(StripScore.steepLinesAdjustment(nil) == 0)
+        #expect(StripScore.steepLinesAdjustment(0) == 0)
+        #expect(StripScore.steepLinesAdjustment(400) == 0)
+        #expect(StripScore.steepLinesAdjustment(700) == 600)
+        #expect(StripScore.steepLinesAdjustment(1000) == 1200)
+    }
+
     @Test("The detector searches the same lost strip, 12 of the strips' columns, on every page: the strips' columns are shares of the height")
     func lostStripIsAShareOfTheHeight() throws {
         // 12 columns lost: the line at step m enters page b 1.2·m bands from where it left page a.
@@ -185,7 +213,7 @@ struct StripScoreTests {
         #expect(StripScore.bordersContinue(steep, steep).map { $0.strength <= StripScore.borderStrength } ?? true)
     }
 
-    @Test("The adjustment: paper against ink lowers, continuing lines and edges raise (edges that do not continue lower nothing), broken borders lower, tones in proportion raise and out of it lower, too few say nothing")
+    @Test("The adjustment: paper against ink lowers, continuing lines and edges raise, broken borders lower, tones in proportion raise and out of it lower, too few say nothing")
     func adjustment() {
         #expect(StripScore.adjustment(ink: 20, lines: nil) == 0)
         #expect(StripScore.adjustment(ink: 70, lines: nil) == -100)
@@ -199,9 +227,7 @@ struct StripScoreTests {
         #expect(StripScore.adjustment(ink: 0, lines: nil, borders: 0) == -250)
         #expect(StripScore.adjustment(ink: 0, lines: 900, borders: 100) == 800)
         #expect(StripScore.adjustment(ink: 0, lines: nil, edges: 800) == 100)
-        #expect(StripScore.adjustment(ink: 0, lines: nil, edges: 400) == 20)
-        #expect(StripScore.adjustment(ink: 0, lines: nil, edges: 300) == 0)
-        #expect(StripScore.adjustment(ink: 0, lines: nil, edges: 0) == 0)
+        #expect(StripScore.adjustment(ink: 0, lines: nil, edges: 0) == -60)
         #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 0) == 60)
         #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 3) == 30)
         #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 5) == 10)

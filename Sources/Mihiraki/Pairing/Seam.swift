@@ -37,6 +37,9 @@ struct Seam: Hashable, Sendable {
     struct Strips: Hashable, Sendable {
         var ink: Int
         var lines: Int?
+        /// ``StripScore/steepLinesContinue(_:_:lost:)``'s share, where their strength is over
+        /// ``StripScore/lineStrength``.
+        var steepLines: Int? = nil
         var borders: Int?
         var edges: Int?
         /// ``StripScore/outOfProportion(_:_:)`` of the facing edges; nil where they are too dark to tell.

@@ -167,6 +167,7 @@ enum SplitDetector {
                                                                           proportion: $0.proportion, toneRange: $0.toneRange)
                                                      + StripScore.inOrderAndProportion(levels: seam.levels, proportion: $0.proportion,
                                                                                        toneRange: $0.toneRange)
+                                                     + StripScore.steepLinesAdjustment($0.steepLines)
                                                      + ($0.tones.map(ToneTexture.adjustment) ?? 0) } ?? 0)
                 - (apart.map(ColourScore.penalty) ?? 0)
             let shortfall = max(0, requiredMargin - margin) * StripScore.rivalsCount(lines: strips?.lines) / 1000
@@ -199,8 +200,10 @@ enum SplitDetector {
         let borders = StripScore.bordersContinue(outLines, intoLines)
         let edges = StripScore.edgesContinue(StripScore.edges(response: outResponse),
                                              StripScore.edges(response: intoResponse), lost: lost)
+        let steep = StripScore.steepLinesContinue(out, into, lost: lost)
         return Seam.Strips(ink: StripScore.paperAgainstInk(out, into),
                            lines: lines.flatMap { $0.strength > StripScore.lineStrength ? $0.share : nil },
+                           steepLines: steep.flatMap { $0.strength > StripScore.lineStrength ? $0.share : nil },
                            borders: borders.flatMap { $0.strength > StripScore.borderStrength ? $0.share : nil },
                            edges: edges.flatMap { $0.strength > StripScore.edgeStrength ? $0.share : nil },
                            proportion: StripScore.outOfProportion(outgoing, incoming),

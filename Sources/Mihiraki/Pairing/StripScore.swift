@@ -24,6 +24,9 @@ import MihirakiCodecs
 ///   so are the two steepest slopes, where a line steeper than the range
 ///   answers too, smeared over the strip. Lines are followed across the
 ///   columns a scan may have lost at the spine, each by its own slope.
+/// - ``steepLinesContinue(_:_:lost:)``: the same share for the lines steeper
+///   than that, along a fan of slopes of their own (``Fan/steep``): speed
+///   lines crossing the spine nearly along it.
 /// - ``bordersContinue(_:_:)``: the same share for the nearly flat lines,
 ///   which lowers a seam where borders reach the spine at other heights.
 /// - ``edges(response:)`` and ``edgesContinue(_:_:lost:)``: where the strip
@@ -42,9 +45,27 @@ enum StripScore {
     static let reach = 4
     static let lineReach = 3
     /// Slopes in tenths of a band a column, −12…12.
-    static let slopes = 25
+    static let slopes = Fan.lines.count
     /// Darkness as a share of a column's white, in 1/4096.
     static let unit: Int64 = 4096
+
+    /// The slopes a strip's lines are followed along: steps of a tenth of a
+    /// band a column from −``reach`` to ``reach`` (index ``reach`` flat),
+    /// of which those whose size is in ``computed`` are measured and the
+    /// rest left at 0.
+    struct Fan: Sendable {
+        var reach: Int
+        var computed: ClosedRange<Int>
+        var count: Int { 2 * reach + 1 }
+
+        /// Lines, borders and edges: up to 1.2 bands a column (68° from
+        /// the horizontal on any page, a band 2.5 of the strip's columns).
+        static let lines = Fan(reach: 12, computed: 0...12)
+        /// Steep lines (``steepLinesContinue(_:_:lost:)``): 1.1 to 2.9
+        /// bands a column, 70° to 82° from the horizontal, the speed lines
+        /// that cross the spine nearly along it.
+        static let steep = Fan(reach: 30, computed: 11...29)
+    }
 
     /// A strip as both measures read it: each column's white (its 98th
     /// percentile over the bands) and the strip's levels under it, row by
@@ -173,8 +194,8 @@ enum StripScore {
     /// pages that are not one artwork seldom keep both their order and their
     /// proportion (on the labelled sets' seeds 1, 2 and 4–30, 2 of the
     /// 16,386 pairs judged that are not one artwork, against 3,107 of the
-    /// 5,078 splits judged: docs/pairing.md, "Edges that do not continue;
-    /// tones in order and in proportion").
+    /// 5,078 splits judged: docs/pairing.md, "Tones in order and in
+    /// proportion").
     static func inOrderAndProportion(levels: Int, proportion: Int?, toneRange: Int?) -> Int {
         guard let proportion, proportion <= proportionAlike, toneRange.map({ $0 >= flatRange }) ?? true else { return 0 }
         return max(0, levels - inOrder)
@@ -234,7 +255,8 @@ enum StripScore {
     /// slope by slope, bands contiguous; slope index 12 flat), in 1/4096 of
     /// the white summed over the 24 columns and ten steps: band y of the
     /// edge meets column k at y + step·k/10 bands, clamped to the strip.
-    static func response(_ strip: Strip) -> [Int64] {
+    static func response(_ strip: Strip, fan: Fan = .lines) -> [Int64] {
+        let slopes = fan.count
         let (white, below) = (strip.white, strip.below)
         // Darkness column by column, each column's bands contiguous.
         var dark = [Int64](repeating: 0, count: below.count)
@@ -244,7 +266,7 @@ enum StripScore {
         var response = [Int64](repeating: 0, count: slopes * bands)
         dark.withUnsafeBufferPointer { dark in
             response.withUnsafeMutableBufferPointer { response in
-                for s in 0..<slopes {
+                for s in 0..<slopes where fan.computed.contains(abs(s - slopes / 2)) {
                     let step = s - slopes / 2
                     let row = response.baseAddress! + s * bands
                     for k in 0..<depth {
@@ -274,7 +296,8 @@ enum StripScore {
     /// at each height and slope: its value less the strongest 4 to 10 bands
     /// above or below it (clamped to the strip) and a floor of 0.04 of the
     /// white, never under 0; laid out band by band (``bands`` × ``slopes``).
-    private static func standingOut(_ values: [Int64]) -> [Int64] {
+    private static func standingOut(_ values: [Int64], fan: Fan = .lines) -> [Int64] {
+        let slopes = fan.count
         let floor = unit * Int64(depth) * 10 * 4 / 100
         var out = [Int64](repeating: 0, count: bands * slopes)
         // One slope's bands with 10 copies of either end band outside (the neighbours clamped to the strip);
@@ -283,7 +306,7 @@ enum StripScore {
         var band = [Int64](repeating: 0, count: padded)
         values.withUnsafeBufferPointer { values in
             out.withUnsafeMutableBufferPointer { out in
-                for s in 0..<slopes {
+                for s in 0..<slopes where fan.computed.contains(abs(s - slopes / 2)) {
                     let row = s * bands
                     for i in 0..<padded { band[i] = values[row + min(max(i - 10, 0), bands - 1)] }
                     let seven = bestOfSeven(band, stride: 1)
@@ -375,6 +398,31 @@ enum StripScore {
         continuing([(a, b)], slopes: { (2..<(slopes / 2)).contains(abs($0)) }, lost: lost, counted: lineStrength)
     }
 
+    /// The same share for the lines steeper than ``linesContinue(_:_:lost:)``
+    /// follows, on two facing strips: 1.1 to 2.9 bands a column
+    /// (``Fan/steep``), followed across the same lost columns, each by its own
+    /// slope. Speed lines that cross the spine nearly along it continue
+    /// there; a steep line's height at the spine moves with a scan's scale
+    /// and lost columns more than a shallow one's, so those that seem not
+    /// to continue say little (``steepLinesAdjustment(_:)``).
+    static func steepLinesContinue(_ a: Strip, _ b: Strip, lost: Int = 0) -> (share: Int, strength: Int)? {
+        let fan = Fan.steep
+        let (linesA, linesB) = (standingOut(response(a, fan: fan), fan: fan), standingOut(response(b, fan: fan), fan: fan))
+        return continuing([(linesA, linesB)], fan: fan, slopes: { fan.computed.contains(abs($0)) }, lost: lost,
+                          counted: lineStrength)
+    }
+
+    /// What steep lines that continue add to a seam, in thousandths: as
+    /// lines that continue do over 0.4 (``adjustment(ink:lines:borders:edges:proportion:toneRange:)``),
+    /// twice the share over 0.4; under it nothing. On the labelled sets'
+    /// seeds 1, 2 and 4–32 the steep lines count (a strength over
+    /// ``lineStrength``) at 387 splits, half of them with a share over 0.516,
+    /// and at 704 pairs that are not one artwork, 6 of them over 0.4, the
+    /// most 0.539 (docs/pairing.md, "Steep lines").
+    static func steepLinesAdjustment(_ share: Int?) -> Int {
+        share.map { 2 * max(0, $0 - 400) } ?? 0
+    }
+
     /// The same for the flat lines, within a tenth of a band a column of
     /// flat: panel borders, a horizon, a rule. Pages of one layout share
     /// them, so borders that continue say little; borders at other heights
@@ -399,9 +447,9 @@ enum StripScore {
     /// page continues, the best over the gaps of
     /// ``linesContinue(_:_:lost:)``, and the strength at g = 0; where that
     /// strength is `counted` or under, the share at g = 0 alone.
-    private static func continuing(_ maps: [([Int64], [Int64])], slopes kept: (Int) -> Bool, lost: Int, counted: Int)
-        -> (share: Int, strength: Int)? {
-        let centre = slopes / 2
+    private static func continuing(_ maps: [([Int64], [Int64])], fan: Fan = .lines, slopes kept: (Int) -> Bool, lost: Int,
+                                   counted: Int) -> (share: Int, strength: Int)? {
+        let slopes = fan.count, centre = slopes / 2
         let keptSlopes = (0..<slopes).filter { kept($0 - centre) }
         // Page a's maps with their slopes mirrored, and each map's kept slopes only (0 elsewhere).
         let pairs = maps.map { a, b in
@@ -501,11 +549,10 @@ enum StripScore {
     /// lines converging near the spine); and where they
     /// draw flat lines (`borders`, likewise over ``borderStrength``), less
     /// half of what that share falls short of 0.5 (``bordersKnee``); and where they have
-    /// edges (`edges`, over ``edgeStrength``), 0.2 of their share over 0.3
-    /// (edges that seem not to continue lower nothing: where a seam's
-    /// gradients do not continue, ``SeamScore/score(_:_:maxShift:)`` has
-    /// already said so, and across smooth colour the edges found are the
-    /// scan's noise);
+    /// edges (`edges`, over ``edgeStrength``), 0.2 of their share less 0.3
+    /// (edges that reach the spine at other heights on either page lower
+    /// it: two crops of one picture of folds meet that way; docs/pairing.md,
+    /// "Tones in order and in proportion");
     /// and 8 times what their tones fall out of proportion
     /// (``outOfProportion(_:_:)``) over 0.015, or, where they are within
     /// 0.006 of one proportion, up to 0.06 more: 0.01 for each thousandth
@@ -520,7 +567,7 @@ enum StripScore {
         let inProportion = toneRange.map { $0 >= flatRange } ?? true
         return -2 * max(0, ink - 20) + (lines.map { $0 >= 400 ? 2 * ($0 - 400) : 3 * ($0 - 400) / 10 } ?? 0)
             - (borders.map { max(0, bordersKnee - $0) / 2 } ?? 0)
-            + (edges.map { 2 * max(0, $0 - 300) / 10 } ?? 0)
+            + (edges.map { 2 * ($0 - 300) / 10 } ?? 0)
             + (proportion.map { (inProportion ? 10 * max(0, proportionAlike - $0) : 0) - 8 * max(0, $0 - proportionKnee) } ?? 0)
     }
 

@@ -34,6 +34,7 @@ extension BookPlan {
                 + (seam.strips.map { strips in
                     ", paper against ink \(decimal(thousandths: strips.ink))"
                         + (strips.lines.map { ", lines continuing \(decimal(thousandths: $0))" } ?? "")
+                        + (strips.steepLines.map { ", steep lines continuing \(decimal(thousandths: $0))" } ?? "")
                         + (strips.borders.map { ", borders continuing \(decimal(thousandths: $0))" } ?? "")
                         + (strips.edges.map { ", edges continuing \(decimal(thousandths: $0))" } ?? "")
                         + (strips.proportion.map { ", tones out of proportion \(decimal(thousandths: $0))" } ?? "")
