@@ -50,9 +50,9 @@ enum StripScore {
     static let unit: Int64 = 4096
 
     /// The slopes a strip's lines are followed along: steps of a tenth of a
-    /// band a column from −``reach`` to ``reach`` (index ``reach`` flat),
-    /// of which those whose size is in ``computed`` are measured and the
-    /// rest left at 0.
+    /// band a column from −`reach` to `reach` (the fan's own, not
+    /// ``StripScore/reach``; index `reach` flat), of which those whose size
+    /// is in `computed` are measured and the rest left at 0.
     struct Fan: Sendable {
         var reach: Int
         var computed: ClosedRange<Int>
