@@ -80,4 +80,34 @@ struct ColourScoreTests {
         #expect(split.isSplit && (split.coloursApart ?? 1000) < 40, "\(split)")
         #expect(!apart.isSplit && (apart.coloursApart ?? 0) > 500 && apart.confidence < split.confidence - 500, "\(apart)")
     }
+
+    @Test("In the detector, a colour that continues at the spine on its own makes a split where luma and the other colour only carry noise")
+    func chromaAlone() throws {
+        // Deterministic noise, a few levels either way (in 1/16 levels), different on each page.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func noise(_ levels: Int32) -> [Int32] {
+            (0..<Self.bands).map { _ in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return Int32(truncatingIfNeeded: state >> 33) % (16 * levels)
+            }
+        }
+        // A hue that turns at one brightness: blue to yellow and back, in steps of 6 to 40 bands.
+        var hue: [Int32] = [], level: Int32 = 16 * 128
+        while hue.count < Self.bands {
+            level = 16 * 100 + (level + 16 * 37) % (16 * 60)
+            hue += [Int32](repeating: level, count: 6 + hue.count % 35)
+        }
+        hue = Array(hue.prefix(Self.bands))
+        func page(cb: [Int32]) -> PageEdges {
+            let luma = noise(4).map { 16 * 128 + $0 }, cr = noise(4).map { 16 * 128 + $0 }
+            return PageEdges(channels: [.init(left: luma, right: luma), .init(left: cb, right: cb), .init(left: cr, right: cr)])
+        }
+        let shifted = [Int32](repeating: hue[0], count: 2) + hue.dropLast(2)
+        let seams = SplitDetector.detect([page(cb: hue), page(cb: shifted)], direction: .ltr) { _ in true }
+        let split = try #require(seams.first)
+        #expect(split.isSplit && split.score > 800 && split.levels > 800, "\(split)")
+        // The same hue on one page against another turning at other heights: no split.
+        let other = SplitDetector.detect([page(cb: hue), page(cb: hue.reversed())], direction: .ltr) { _ in true }
+        #expect(other.allSatisfy { !$0.isSplit }, "\(other)")
+    }
 }

@@ -52,6 +52,12 @@ enum SplitDetector {
     /// What a seam judged on its levels alone must beat every alternative's levels by.
     static let aloneMargin = 200
     static let window = 12
+    /// What a chroma channel's measures lose when that channel alone makes the seam's strongest reading
+    /// (luma's, or the mean over the channels, weaker): the best of several readings of pages that are not one
+    /// artwork is higher than any one of them. Where brightness barely changes along the spine (a hue turning
+    /// at one luminance, a dark picture whose detail is in its colour) a channel of its own carries what the
+    /// mean with luma dilutes (docs/pairing.md, "A colour on its own").
+    static let channelAlone = 20
     /// The share of the flat lines at the spine (``StripScore/bordersContinue(_:_:)``, in thousandths)
     /// from which a seam's score is the mean of its two scales rather than the better. Where nearly
     /// all of them continue, both pages' panel rows meet at the same heights, which one layout gives
@@ -89,7 +95,9 @@ enum SplitDetector {
         }
         func usable(_ page: Int) -> Bool { page >= 1 && page <= count && edges[page - 1] != nil && eligible(page) }
         func strength(_ score: Int, _ levels: Int) -> Int { (score + levels) / 2 }
-        typealias Measures = (score: Int, levels: Int, shapeOnly: Bool)
+        /// `levels` as a seam judged on its levels alone is held against them: without a chroma channel's own
+        /// reading (``channelAlone``), which a shape every page shares would lift as much as an artwork.
+        typealias Measures = (score: Int, levels: Int, shapeOnly: Bool, plainLevels: Int)
         var measured: [Int: Measures?] = [:]
         /// The two measures of page `from`'s outgoing edge against page `to`'s
         /// incoming edge: luma's, or, where it is stronger, their mean over
@@ -114,19 +122,27 @@ enum SplitDetector {
                     })
                 }
             }
-            let result = combined(detailed).map { ($0.score, $0.levels, false) }
-                ?? combined(shaped).map { ($0.score, $0.levels, true) }
+            let result = combined(detailed, chromaAlone: true).map { reading in
+                (reading.score, reading.levels, false, combined(detailed, chromaAlone: false)?.levels ?? reading.levels)
+            } ?? combined(shaped, chromaAlone: false).map { ($0.score, $0.levels, true, $0.levels) }
             measured[key] = result
             return result
         }
-        /// Luma's measures, or their mean over every channel judged where that is stronger.
-        func combined(_ channels: [(score: Int, levels: Int)?]) -> (score: Int, levels: Int)? {
+        /// Luma's measures, or their mean over every channel judged where that is stronger, or with
+        /// `chromaAlone` (detail, not levels alone: a shape every page shares is as likely in one
+        /// channel as in another) a chroma channel's own, less ``channelAlone``, where that is stronger still.
+        func combined(_ channels: [(score: Int, levels: Int)?], chromaAlone: Bool) -> (score: Int, levels: Int)? {
             let judged = channels.compactMap { $0 }
             var result = channels.first ?? nil
             if judged.count > 1 || result == nil, !judged.isEmpty {
                 let mean = (score: judged.map(\.score).reduce(0, +) / judged.count,
                             levels: judged.map(\.levels).reduce(0, +) / judged.count)
                 if result.map({ strength(mean.score, mean.levels) > strength($0.score, $0.levels) }) ?? true { result = mean }
+            }
+            // A chroma channel on its own, less what being the best of two more tries is worth.
+            for channel in channels.dropFirst().compactMap({ $0 }) where chromaAlone {
+                let alone = (score: channel.score - channelAlone, levels: channel.levels - channelAlone)
+                if result.map({ strength(alone.score, alone.levels) > strength($0.score, $0.levels) }) ?? true { result = alone }
             }
             return result
         }
@@ -152,7 +168,7 @@ enum SplitDetector {
             for other in nearby where other != first && other != first + 1 && usable(other) {
                 for m in [measures(first, other), measures(other, first + 1)].compactMap({ $0 }) {
                     if !m.shapeOnly { rival = max(rival, strength(m.score, m.levels)) }
-                    rivalLevels = max(rivalLevels, m.levels)
+                    rivalLevels = max(rivalLevels, m.plainLevels)
                 }
             }
             // A seam with detail is held against the alternatives with detail (a strength judged on levels alone
