@@ -19,7 +19,8 @@ struct Seam: Hashable, Sendable {
     var confidence: Int
     /// ``SeamScore/score(_:_:maxShift:)`` of the facing edges (the better of two scales, or their mean where
     /// nearly all the borders at the spine continue: ``SplitDetector/sharedBorders``), in thousandths:
-    /// luma's, or the mean over the colour channels where that made the stronger seam (``SplitDetector``).
+    /// luma's, or the mean over the colour channels or a chroma channel's own where that made the stronger seam
+    /// (``SplitDetector``, ``SplitDetector/channelAlone``).
     var score: Int
     /// ``SeamScore/levels(_:_:)`` of the facing edges, in thousandths, from the same channels as ``score``.
     var levels: Int

@@ -11,7 +11,7 @@ import MihirakiCore
 /// their ``SeamScore/ranks(_:)`` at the coarse scale, whether their tones
 /// follow each other in the same order, each measured per channel (luma,
 /// and Cb and Cr on colour pages) and taken from luma or, where stronger,
-/// the channels' mean; the seam's strength is their mean. A book
+/// the channels' mean or a chroma channel's own less ``channelAlone``; the seam's strength is their mean. A book
 /// in one style has many edges that look alike, so the seam is also held
 /// against the best strength either page reaches with any other page within
 /// ``window`` pages (Gallagher's idea of judging a match against the piece's
