@@ -73,6 +73,9 @@ enum StripScore {
     struct Strip {
         var white: [Int32]
         var below: [Int32]
+        /// Darkness as ``response(_:fan:)`` sums it: `below` as a share of its column's white (in
+        /// ``unit``s), column by column, each column's bands contiguous; once for both fans.
+        var dark: [Int64]
 
         init(_ strip: [Int32]) {
             let count = strip.count / depth
@@ -91,6 +94,10 @@ enum StripScore {
             }
             below = strip
             for i in below.indices { below[i] = white[i % depth] - strip[i] }
+            dark = [Int64](repeating: 0, count: below.count)
+            for y in 0..<count {
+                for k in 0..<depth { dark[k * count + y] = Int64(below[y * depth + k]) * unit / Int64(max(white[k], 16)) }
+            }
         }
     }
 
@@ -257,12 +264,7 @@ enum StripScore {
     /// edge meets column k at y + step·k/10 bands, clamped to the strip.
     static func response(_ strip: Strip, fan: Fan = .lines) -> [Int64] {
         let slopes = fan.count
-        let (white, below) = (strip.white, strip.below)
-        // Darkness column by column, each column's bands contiguous.
-        var dark = [Int64](repeating: 0, count: below.count)
-        for y in 0..<bands {
-            for k in 0..<depth { dark[k * bands + y] = Int64(below[y * depth + k]) * unit / Int64(max(white[k], 16)) }
-        }
+        let dark = strip.dark
         var response = [Int64](repeating: 0, count: slopes * bands)
         dark.withUnsafeBufferPointer { dark in
             response.withUnsafeMutableBufferPointer { response in
@@ -449,22 +451,31 @@ enum StripScore {
     /// strength is `counted` or under, the share at g = 0 alone.
     private static func continuing(_ maps: [([Int64], [Int64])], fan: Fan = .lines, slopes kept: (Int) -> Bool, lost: Int,
                                    counted: Int) -> (share: Int, strength: Int)? {
-        let slopes = fan.count, centre = slopes / 2
-        let keptSlopes = (0..<slopes).filter { kept($0 - centre) }
-        // Page a's maps with their slopes mirrored, and each map's kept slopes only (0 elsewhere).
+        let all = fan.count, centre = all / 2
+        // The kept slopes side by side, one column of 0 between two that are not neighbours: a slope's
+        // neighbours here are its neighbours in the fan where those are kept, and 0 where they are not,
+        // as in the fan's own layout with the other slopes at 0, in fewer columns.
+        var columns: [Int?] = []
+        for s in 0..<all where kept(s - centre) {
+            if let last = columns.last, last != s - 1 { columns.append(nil) }
+            columns.append(s)
+        }
+        let slopes = columns.count
+        // Page a's maps with their slopes mirrored, and each map's kept slopes, column by column.
         let pairs = maps.map { a, b in
-            var mirrored = [Int64](repeating: 0, count: a.count), own = [Int64](repeating: 0, count: b.count)
+            var mirrored = [Int64](repeating: 0, count: bands * slopes), own = mirrored
             for y in 0..<bands {
-                for s in keptSlopes {
-                    mirrored[y * slopes + s] = a[y * slopes + (slopes - 1 - s)]
-                    own[y * slopes + s] = b[y * slopes + s]
+                for (c, s) in columns.enumerated() {
+                    guard let s else { continue }
+                    mirrored[y * slopes + c] = a[y * all + (all - 1 - s)]
+                    own[y * slopes + c] = b[y * all + s]
                 }
             }
             return (mirrored: mirrored, own: own)
         }
         /// The strongest line within lineReach bands and one slope step, on
-        /// the kept slopes (the maps are 0 on the others, so taking every
-        /// neighbour and every slope gives the same there).
+        /// the kept slopes (0 between groups of them, so taking every
+        /// neighbour column gives the same as the fan's neighbours).
         func spread(_ map: [Int64]) -> [Int64] {
             // Rows padded with lineReach rows of 0 either side (the maps are never under 0, so the
             // padding never wins): the best of a slope and its neighbours, row by row.
@@ -492,11 +503,12 @@ enum StripScore {
         func across(_ mirrored: [Int64], _ gap: Int) -> [Int64] {
             guard gap > 0 else { return mirrored }
             var moved = [Int64](repeating: 0, count: mirrored.count)
-            for s in keptSlopes {
+            for (c, s) in columns.enumerated() {
+                guard let s else { continue }
                 let product = (s - centre) * gap
                 let offset = product >= 0 ? (product + 5) / 10 : -((-product + 5) / 10)
                 for y in max(0, offset)..<min(bands, bands + offset) {
-                    moved[y * slopes + s] = mirrored[(y - offset) * slopes + s]
+                    moved[y * slopes + c] = mirrored[(y - offset) * slopes + c]
                 }
             }
             return moved
