@@ -58,6 +58,39 @@ struct StripScoreTests {
         #expect(StripScore.Strip(Self.strip()).below.allSatisfy { $0 == 0 })
     }
 
+    @Test("The slopes' responses, summed in 32 bits several bands at a time, are the sums in 64 bits, at both fans and at the extremes of the levels")
+    func responseIsTheWideSum() {
+        /// Each band's darkness summed along each slope, in 64 bits, the position clamped to the strip everywhere.
+        func reference(_ strip: [Int32], _ fan: StripScore.Fan) -> [Int64] {
+            let shape = StripScore.Strip(strip), (white, below) = (shape.white, shape.below)
+            var out = [Int64](repeating: 0, count: fan.count * Self.bands)
+            for s in 0..<fan.count where fan.computed.contains(abs(s - fan.count / 2)) {
+                for y in 0..<Self.bands {
+                    for k in 0..<Self.depth {
+                        func dark(_ band: Int) -> Int64 {
+                            Int64(below[band * Self.depth + k]) * StripScore.unit / Int64(max(white[k], 16))
+                        }
+                        let position = min(max(10 * y + (s - fan.count / 2) * k, 0), 10 * (Self.bands - 1))
+                        let low = position / 10, tenths = Int64(position % 10)
+                        out[s * Self.bands + y] += (10 - tenths) * dark(low) + tenths * dark(min(low + 1, Self.bands - 1))
+                    }
+                }
+            }
+            return out
+        }
+        var state: UInt32 = 2024
+        func next() -> UInt32 { state = state &* 1_103_515_245 &+ 12345; return state >> 16 }
+        // Random levels; black with white specks past the 98th percentile (a white of 0, taken as 16, under
+        // bands 4,080 levels over it: the largest darkness there is); and white with black lines.
+        let random = (0..<(Self.bands * Self.depth)).map { _ in Int32(next() % 4081) }
+        let specks = (0..<(Self.bands * Self.depth)).map { _ in next() % 100 == 0 ? Int32(4080) : 0 }
+        for strip in [random, specks, Self.lines(at: [40, 200, 201, 480], step: 17)] {
+            for fan in [StripScore.Fan.lines, .steep] {
+                #expect(StripScore.response(.init(strip), fan: fan) == reference(strip, fan))
+            }
+        }
+    }
+
     @Test("Paper against ink: a gutter facing a filled panel counts, ink facing ink and a gutter shadow do not")
     func paperAgainstInk() {
         // Page a: a panel from 60 to 300 with a gutter over bands 100..<140; page b: one panel from 60 to 300.

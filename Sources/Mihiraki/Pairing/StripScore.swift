@@ -74,8 +74,10 @@ enum StripScore {
         var white: [Int32]
         var below: [Int32]
         /// Darkness as ``response(_:fan:)`` sums it: `below` as a share of its column's white (in
-        /// ``unit``s), column by column, each column's bands contiguous; once for both fans.
-        var dark: [Int64]
+        /// ``unit``s), column by column, each column's bands contiguous; once for both fans. Within
+        /// ±4080 × 4096 / 16 for levels of 0–255 (a white of at least 16), so a slope's sum of ten
+        /// steps over the 24 columns stays within 32 bits; held to ``darkLimit`` whatever the levels.
+        var dark: [Int32]
 
         init(_ strip: [Int32]) {
             let count = strip.count / depth
@@ -94,9 +96,12 @@ enum StripScore {
             }
             below = strip
             for i in below.indices { below[i] = white[i % depth] - strip[i] }
-            dark = [Int64](repeating: 0, count: below.count)
+            dark = [Int32](repeating: 0, count: below.count)
             for y in 0..<count {
-                for k in 0..<depth { dark[k * count + y] = Int64(below[y * depth + k]) * unit / Int64(max(white[k], 16)) }
+                for k in 0..<depth {
+                    let share = Int64(below[y * depth + k]) * unit / Int64(max(white[k], 16))
+                    dark[k * count + y] = Int32(min(max(share, -darkLimit), darkLimit))
+                }
             }
         }
     }
@@ -266,33 +271,49 @@ enum StripScore {
         let slopes = fan.count
         let dark = strip.dark
         var response = [Int64](repeating: 0, count: slopes * bands)
+        // One slope's sums in 32 bits (``Strip/dark``), which the compiler carries out several bands at a time.
+        var sums = [Int32](repeating: 0, count: bands)
         dark.withUnsafeBufferPointer { dark in
-            response.withUnsafeMutableBufferPointer { response in
+            sums.withUnsafeMutableBufferPointer { sums in
+                let row = sums.baseAddress!
                 for s in 0..<slopes where fan.computed.contains(abs(s - slopes / 2)) {
                     let step = s - slopes / 2
-                    let row = response.baseAddress! + s * bands
+                    for y in 0..<bands { row[y] = 0 }
                     for k in 0..<depth {
                         let column = dark.baseAddress! + k * bands
                         // Along slope `step`, band y of the edge meets column k at y + step·k/10 bands:
                         // `whole` bands and `t` tenths below, clamped to the strip at either end.
                         let offset = step * k, whole = offset >= 0 ? offset / 10 : -((-offset + 9) / 10)
-                        let t = Int64(offset - 10 * whole)
+                        let t = Int32(offset - 10 * whole)
                         // Inside the strip both neighbours exist; past either end the position is clamped.
                         let inside = max(0, -whole)..<max(max(0, -whole), min(bands, bands - 1 - whole))
+                        // Wrapping operations, which never wrap (``darkLimit``), let the loop run several bands at a time.
+                        let (low, high, near) = (column + whole, column + whole + 1, 10 - t)
                         for y in inside {
-                            row[y] += (10 - t) * column[y + whole] + t * column[y + whole + 1]
+                            row[y] = row[y] &+ near &* low[y] &+ t &* high[y]
                         }
-                        for y in Array(0..<inside.lowerBound) + Array(inside.upperBound..<bands) {
-                            let position = min(max(10 * y + offset, 0), 10 * (bands - 1))
-                            let low = position / 10, tenths = Int64(position % 10), high = min(low + 1, bands - 1)
-                            row[y] += (10 - tenths) * column[low] + tenths * column[high]
-                        }
+                        for y in 0..<inside.lowerBound { row[y] += clamped(y, offset, column) }
+                        for y in inside.upperBound..<bands { row[y] += clamped(y, offset, column) }
                     }
+                    for y in 0..<bands { response[s * bands + y] = Int64(row[y]) }
                 }
             }
         }
         return response
     }
+
+    /// Band y's step along a slope at `offset` tenths of a band, past either end of the strip: the
+    /// position clamped to it.
+    @inline(__always)
+    private static func clamped(_ y: Int, _ offset: Int, _ column: UnsafePointer<Int32>) -> Int32 {
+        let position = min(max(10 * y + offset, 0), 10 * (bands - 1))
+        let low = position / 10, tenths = Int32(position % 10), high = min(low + 1, bands - 1)
+        return (10 - tenths) * column[low] + tenths * column[high]
+    }
+
+    /// The most a band's darkness is held to (``Strip/dark``): 24 columns of ten steps at this stay
+    /// within 32 bits, and levels of 0–255 never come near it.
+    static let darkLimit: Int64 = 8_000_000
 
     /// What stands out of `values` (``slopes`` × ``bands``, slope by slope)
     /// at each height and slope: its value less the strongest 4 to 10 bands
