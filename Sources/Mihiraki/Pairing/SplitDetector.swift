@@ -122,16 +122,15 @@ enum SplitDetector {
                     })
                 }
             }
-            let result = combined(detailed, chromaAlone: true).map { reading in
-                (reading.score, reading.levels, false, combined(detailed, chromaAlone: false)?.levels ?? reading.levels)
-            } ?? combined(shaped, chromaAlone: false).map { ($0.score, $0.levels, true, $0.levels) }
+            let result = combined(detailed).map { plain in
+                let reading = chromaAlone(plain, detailed)
+                return (reading.score, reading.levels, false, plain.levels)
+            } ?? combined(shaped).map { ($0.score, $0.levels, true, $0.levels) }
             measured[key] = result
             return result
         }
-        /// Luma's measures, or their mean over every channel judged where that is stronger, or with
-        /// `chromaAlone` (detail, not levels alone: a shape every page shares is as likely in one
-        /// channel as in another) a chroma channel's own, less ``channelAlone``, where that is stronger still.
-        func combined(_ channels: [(score: Int, levels: Int)?], chromaAlone: Bool) -> (score: Int, levels: Int)? {
+        /// Luma's measures, or their mean over every channel judged where that is stronger.
+        func combined(_ channels: [(score: Int, levels: Int)?]) -> (score: Int, levels: Int)? {
             let judged = channels.compactMap { $0 }
             var result = channels.first ?? nil
             if judged.count > 1 || result == nil, !judged.isEmpty {
@@ -139,10 +138,15 @@ enum SplitDetector {
                             levels: judged.map(\.levels).reduce(0, +) / judged.count)
                 if result.map({ strength(mean.score, mean.levels) > strength($0.score, $0.levels) }) ?? true { result = mean }
             }
-            // A chroma channel on its own, less what being the best of two more tries is worth.
-            for channel in channels.dropFirst().compactMap({ $0 }) where chromaAlone {
+            return result
+        }
+        /// `reading`, or a chroma channel's own measures less ``channelAlone`` where they are stronger: for detail
+        /// only, since a shape every page shares is as likely in one channel as in another.
+        func chromaAlone(_ reading: (score: Int, levels: Int), _ channels: [(score: Int, levels: Int)?]) -> (score: Int, levels: Int) {
+            var result = reading
+            for channel in channels.dropFirst().compactMap({ $0 }) {
                 let alone = (score: channel.score - channelAlone, levels: channel.levels - channelAlone)
-                if result.map({ strength(alone.score, alone.levels) > strength($0.score, $0.levels) }) ?? true { result = alone }
+                if strength(alone.score, alone.levels) > strength(result.score, result.levels) { result = alone }
             }
             return result
         }
