@@ -246,7 +246,7 @@ struct StripScoreTests {
         #expect(StripScore.bordersContinue(steep, steep).map { $0.strength <= StripScore.borderStrength } ?? true)
     }
 
-    @Test("The adjustment: paper against ink lowers, continuing lines and edges raise, broken borders lower, tones in proportion raise and out of it lower, too few say nothing")
+    @Test("The adjustment: paper against ink lowers, continuing lines and edges raise (lines that do not continue lower gray pages from 0.4, colour pages only from 0.1), broken borders lower, tones in proportion raise and out of it lower, too few say nothing")
     func adjustment() {
         #expect(StripScore.adjustment(ink: 20, lines: nil) == 0)
         #expect(StripScore.adjustment(ink: 70, lines: nil) == -100)
@@ -272,6 +272,13 @@ struct StripScoreTests {
         #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 0, toneRange: 2) == 60)
         #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 3, toneRange: 40) == 30)
         #expect(StripScore.adjustment(ink: 0, lines: nil, proportion: 65, toneRange: 0) == -400)
+        // Both pages in colour: lines that do not continue lower a seam only under the colour knee; the rise is as on gray pages.
+        #expect(StripScore.adjustment(ink: 0, lines: 0, colour: true) == -30)
+        #expect(StripScore.adjustment(ink: 0, lines: 50, colour: true) == -15)
+        #expect(StripScore.adjustment(ink: 0, lines: StripScore.colourLinesKnee, colour: true) == 0)
+        #expect(StripScore.adjustment(ink: 0, lines: 250, colour: true) == 0)
+        #expect(StripScore.adjustment(ink: 0, lines: 250) == -45)
+        #expect(StripScore.adjustment(ink: 0, lines: 450, colour: true) == 100)
     }
 
     @Test("Tones in one order and one proportion: the levels over 0.9 count, up to 0.1, only where the tones keep one proportion and neither edge is flat")

@@ -184,7 +184,8 @@ enum SplitDetector {
             var apart: Int?
             if let a = colours[first - 1], let b = colours[first] { apart = ColourScore.apart(a.outgoing, b.incoming) }
             let adjustment = (strips.map { StripScore.adjustment(ink: $0.ink, lines: $0.lines, borders: $0.borders, edges: $0.edges,
-                                                                          proportion: $0.proportion, toneRange: $0.toneRange)
+                                                                          proportion: $0.proportion, toneRange: $0.toneRange,
+                                                                          colour: apart != nil)
                                                      + StripScore.inOrderAndProportion(levels: seam.levels, proportion: $0.proportion,
                                                                                        toneRange: $0.toneRange)
                                                      + StripScore.steepLinesAdjustment($0.steepLines)
