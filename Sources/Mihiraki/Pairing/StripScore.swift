@@ -612,10 +612,9 @@ enum StripScore {
     /// photograph or a painting draws at the spine are the soft boundaries
     /// of its light and texture, which a scan's blur and skew move: the
     /// labelled sets' colour splits continue a median 0.23–0.29 of their
-    /// lines where the gray splits continue 0.59–0.68, and a tenth of the
-    /// colour splits are under 0.1, where nine tenths of the colour pairs
-    /// that are not one artwork are (their median 0.000–0.006;
-    /// docs/pairing.md, "Lines in colour").
+    /// lines where the gray splits continue 0.59–0.68. A tenth of the
+    /// colour splits are under 0.1, and 85 % of the colour pairs that are
+    /// not one artwork (docs/pairing.md, "Lines in colour").
     static let colourLinesKnee = 100
 
     /// How much of a seam's shortfall against its rivals counts, in
