@@ -170,6 +170,48 @@ struct SeamScoreTests {
         #expect(shared < 650 && uncompressed - shared > 50, "\(shared) compressed, \(uncompressed) not")
     }
 
+    /// A photograph's edge (in 1/16 levels): a level drawn from `seed` every 3 bands, held between them,
+    /// so that every block of the height has detail of its own.
+    static func texture(seed: UInt32) -> [Int32] {
+        var state = seed, level: Int32 = 16 * 128
+        return (0..<PageEdges.rows).map { y in
+            if y % 3 == 0 {
+                state = state &* 1_103_515_245 &+ 12345
+                level = 16 * (40 + Int32((state >> 16) % 180))
+            }
+            return level
+        }
+    }
+
+    @Test("Blocks held together: a scan's shift and scale move every block along one line, which is matched as well as with each block free; blocks that each match only at a shift of their own are not")
+    func blocksHeldTogether() throws {
+        let page = Self.texture(seed: 7)
+        let n = page.count
+        // The other half scanned 0.4 % larger and 3 bands lower: its shift runs from 2 bands at the top to 4 at the bottom.
+        let scanned = (0..<n).map { y in page[min(n - 1, max(0, Int((Double(y - n / 2) / 1.004 + Double(n / 2) - 3).rounded())))] + 16 }
+        // Each block's detail 5 bands up, in place or 5 bands down, in turn: no line of shifts runs through them.
+        let span = (n - 2 * (SeamScore.maxShift + 3)) / SeamScore.blocks
+        let scattered = (0..<n).map { y in
+            let block = max(0, (y - SeamScore.maxShift - 3)) / span
+            return page[min(n - 1, max(0, y + 5 * (block % 3 - 1)))]
+        }
+        let edge = SeamScore.Detail(SeamScore.gradient(page))
+        func score(_ b: [Int32], together: Bool) throws -> Int {
+            try #require(SeamScore.score(edge, .init(SeamScore.gradient(b)), together: together))
+        }
+        let (freeScan, togetherScan) = (try score(scanned, together: false), try score(scanned, together: true))
+        #expect(freeScan > 900 && togetherScan > 900, "free \(freeScan), together \(togetherScan)")
+        let (freeScattered, togetherScattered) = (try score(scattered, together: false), try score(scattered, together: true))
+        #expect(freeScattered > 900 && togetherScattered < freeScattered - 200, "free \(freeScattered), together \(togetherScattered)")
+    }
+
+    @Test("A line's shift at a block: rounded to the nearest band, halves away from zero")
+    func roundedQuotients() {
+        #expect([(-5, 11), (5, 11), (6, 11), (-6, 11), (16, 11), (17, 11), (-17, 11), (33, 11), (0, 11)]
+            .map { SeamScore.roundedQuotient($0.0, $0.1) } == [0, 0, 1, -1, 1, 2, -2, 3, 0])
+        #expect(SeamScore.roundedQuotient(1, 2) == 1 && SeamScore.roundedQuotient(-1, 2) == -1)
+    }
+
     /// A gray page whose profiles are `left` and `right`.
     static func page(left: [Int32], right: [Int32]) -> PageEdges {
         PageEdges(channels: [.init(left: left, right: right)])

@@ -15,6 +15,17 @@
 /// left after dropping the worst quarter; with fewer than ``minimumBlocks``
 /// informative blocks there is nothing to judge and the answer is nil.
 ///
+/// A scan's shift, scale and skew move every block of an edge together: the
+/// shifts of one artwork's blocks lie near one line down the height. Each
+/// block free to take its own best shift lets two unrelated edges find some
+/// match in every block, which is the floor pages that are not one artwork
+/// stand on. Held `together`, the blocks' shifts follow one line (its middle
+/// within ``maxShift``, its ends ``togetherTilt`` either way, each block within
+/// ``togetherSlack`` of it), the best line is taken, and ``togetherCredit`` is
+/// added back. The detector holds colour pages' fine scale together; a gray
+/// page's steep speed lines, crossing the lost columns at the spine, land
+/// each block at a height of its own (docs/pairing.md, "Blocks held together").
+///
 /// Scalar on purpose: a few thousand multiplications per pair. The sums run
 /// in a fixed order, so the score is the same on every run.
 enum SeamScore {
@@ -23,6 +34,14 @@ enum SeamScore {
     /// The coarse scale's half-width, in bands; its blocks shift by at most this much.
     static let coarseRadius = 4
     static let minimumBlocks = 3
+    /// With `together`: the most a scan's scale and skew move the line of shifts between the middle of the height
+    /// and either end, in bands (a 0.5 % scale difference moves the ends 1.3 bands; two scans, twice that).
+    static let togetherTilt = 3
+    /// With `together`: how far a block's shift may stray from the line, in bands.
+    static let togetherSlack = 1
+    /// With `together`: what the score gets back, in thousandths, for the chances to match it no longer has: the
+    /// median loss of the colour splits of the sets the measures were chosen on (docs/pairing.md, "Blocks held together").
+    static let togetherCredit = 60
     /// Half-width of the box that smooths the gradient.
     static let smoothing = 1
     /// Mean squared gradient (in (1/16 level)² units) below which a block is flat:
@@ -182,15 +201,17 @@ enum SeamScore {
     }
 
     /// The score of edge `a` meeting edge `b` (the ``Detail`` of gradients from
-    /// ``gradient(_:step:)`` at either scale of an ``Edge``, blocks shifted by up to `maxShift` bands),
-    /// in thousandths (−1000…1000), or nil when too little of either edge is drawn.
-    static func score(_ a: Detail, _ b: Detail, maxShift: Int = maxShift) -> Int? {
+    /// ``gradient(_:step:)`` at either scale of an ``Edge``, blocks shifted by up to `maxShift` bands,
+    /// each on its own or, with `together`, along one line), in thousandths (−1000…1000), or nil when
+    /// too little of either edge is drawn.
+    static func score(_ a: Detail, _ b: Detail, maxShift: Int = maxShift, together: Bool = false) -> Int? {
         let n = min(a.gradient.count, b.gradient.count)
         guard n > 2 * maxShift + blocks else { return nil }
         let margin = maxShift + 3
         let span = (n - 2 * margin) / blocks
         let flat = flatEnergy * Int64(span) * Int64(span)
-        var results: [Int] = []
+        // Each informative block with its correlation at every shift, or nil where it is flat on one side (it counts 0).
+        var rows: [(block: Int, shifts: [Int]?)] = []
         for block in 0..<blocks {
             let range = (margin + block * span)..<(margin + (block + 1) * span)
             // Each block is taken about its own mean: a smooth ramp (a
@@ -198,17 +219,39 @@ enum SeamScore {
             let flatA = centred(a.gradient, range).energy < flat, flatB = centred(b.gradient, range).energy < flat
             if flatA && flatB { continue }
             if flatA || flatB {
-                results.append(0)
+                rows.append((block, nil))
                 continue
             }
             let centredA = centred(a.compressed, range)
-            results.append((-maxShift...maxShift).compactMap {
-                correlation(a.compressed, centredA, b.compressed, range, shift: $0)
-            }.max() ?? -1000)
+            rows.append((block, (-maxShift...maxShift).map {
+                correlation(a.compressed, centredA, b.compressed, range, shift: $0) ?? -1000
+            }))
         }
-        guard results.count >= minimumBlocks else { return nil }
-        let kept = results.sorted(by: >).prefix(results.count - results.count / 4)
-        return kept.reduce(0, +) / kept.count
+        guard rows.count >= minimumBlocks else { return nil }
+        func kept(_ results: [Int]) -> Int {
+            let kept = results.sorted(by: >).prefix(results.count - results.count / 4)
+            return kept.reduce(0, +) / kept.count
+        }
+        guard together else { return kept(rows.map { $0.shifts?.max() ?? 0 }) }
+        // The blocks held to one line of shifts: `centre` at the middle of the height, `tilt` more or less at either end.
+        var best = Int.min
+        for centre in -maxShift...maxShift {
+            for tilt in -togetherTilt...togetherTilt {
+                let results = rows.map { row -> Int in
+                    guard let shifts = row.shifts else { return 0 }
+                    let line = centre + roundedQuotient(tilt * (2 * row.block - (blocks - 1)), blocks - 1)
+                    let lo = max(-maxShift, line - togetherSlack), hi = min(maxShift, line + togetherSlack)
+                    return lo > hi ? -1000 : shifts[(lo + maxShift)...(hi + maxShift)].max() ?? -1000
+                }
+                best = max(best, kept(results))
+            }
+        }
+        return min(1000, best + togetherCredit)
+    }
+
+    /// a / b rounded to the nearest integer, halves away from zero (b > 0).
+    static func roundedQuotient(_ a: Int, _ b: Int) -> Int {
+        a >= 0 ? (2 * a + b) / (2 * b) : -((-2 * a + b) / (2 * b))
     }
 
     /// The sum of `values` over `range`, and `range.count ×` their sum of
@@ -237,3 +280,4 @@ enum SeamScore {
         return Int((ncc * 1000).rounded())
     }
 }
+

@@ -110,8 +110,10 @@ enum SplitDetector {
             if let known = measured[key] { return known }
             var detailed: [(score: Int, levels: Int)?] = [], shaped: [(score: Int, levels: Int)?] = []
             if let a = facing[from - 1], let b = facing[to - 1] {
+                // Colour pages' fine scale holds its blocks to one line of shifts (``SeamScore/score(_:_:maxShift:together:)``).
+                let together = a.count == 3 && b.count == 3
                 for (a, b) in zip(a, b) {
-                    let fine = SeamScore.score(a.outgoing.fine, b.incoming.fine), shape = a.outgoing.shaped && b.incoming.shaped
+                    let fine = SeamScore.score(a.outgoing.fine, b.incoming.fine, together: together), shape = a.outgoing.shaped && b.incoming.shaped
                     let levels = fine != nil || shape ? SeamScore.levels(a.outgoing.ranks, b.incoming.ranks) ?? -1000 : 0
                     shaped.append(shape ? (levels, levels) : nil)
                     // The better of the two scales (fine detail, or structure the coarse scale keeps through screentone
