@@ -39,8 +39,9 @@ enum SeamScore {
     static let togetherTilt = 3
     /// With `together`: how far a block's shift may stray from the line, in bands.
     static let togetherSlack = 1
-    /// With `together`: what the score gets back, in thousandths, for the chances to match it no longer has: the
-    /// median loss of the colour splits of the sets the measures were chosen on (docs/pairing.md, "Blocks held together").
+    /// With `together`: what the score gets back, in thousandths, for the chances to match it no longer has: what
+    /// luma's fine score of the median photo split of the seeds the measures were chosen on loses held together
+    /// (docs/pairing.md, "Blocks held together").
     static let togetherCredit = 60
     /// Half-width of the box that smooths the gradient.
     static let smoothing = 1
@@ -280,4 +281,3 @@ enum SeamScore {
         return Int((ncc * 1000).rounded())
     }
 }
-
