@@ -343,6 +343,24 @@ struct StripScoreTests {
         #expect(StripScore.outOfProportion(black, picture) == nil)
     }
 
+    @Test("Tones in proportion at a shift: bands of a picture scanned 3 bands lower on the other page are out of proportion band by band and in it at their shift; two crops at other heights stay out of it")
+    func proportionAtShift() throws {
+        let stripes = { (y: Int, shift: Int) in 140 + 70 * Foundation.sin(2 * Double.pi * Double(y + shift) / 32) }
+        let page = Self.drawn { y, _ in stripes(y, 0) }
+        let lower = Self.drawn { y, _ in 0.8 * stripes(y, 3) }
+        let unshifted = try #require(StripScore.outOfProportion(page, lower))
+        #expect(unshifted > StripScore.proportionKnee, "\(unshifted)")
+        #expect(StripScore.outOfProportion(page, lower, maxShift: StripScore.proportionShift) == 0)
+        #expect(StripScore.outOfProportion(lower, page, maxShift: StripScore.proportionShift) == 0)
+        let picture = Self.drawn { y, _ in Self.scene(y, horizon: 240) }
+        let cropped = Self.drawn { y, _ in Self.scene(y, horizon: 320) }
+        let apart = try #require(StripScore.outOfProportion(picture, cropped, maxShift: StripScore.proportionShift))
+        #expect(apart > StripScore.proportionKnee, "\(apart)")
+        // Shifts that leave no band to compare say nothing.
+        #expect(StripScore.proportionSpread(StripScore.proportionProfile(page, 0), StripScore.proportionProfile(lower, 0),
+                                            shift: StripScore.bands) == nil)
+    }
+
     @Test("Tone range: white paper with its grain and a gutter shadow is flat; a picture's sky and horizon are not; a black edge says nothing")
     func toneRange() {
         // Paper at 236–238 levels in a pattern of grain, darker by a third toward the spine.

@@ -43,7 +43,7 @@ struct Seam: Hashable, Sendable {
         var steepLines: Int? = nil
         var borders: Int?
         var edges: Int?
-        /// ``StripScore/outOfProportion(_:_:)`` of the facing edges; nil where they are too dark to tell.
+        /// ``StripScore/outOfProportion(_:_:maxShift:)`` of the facing edges; nil where they are too dark to tell.
         var proportion: Int?
         /// The lesser of the facing edges' ``StripScore/toneRange(_:)``; nil where both are too dark to tell.
         var toneRange: Int? = nil

@@ -214,6 +214,8 @@ enum SplitDetector {
     /// unless both pages have strips.
     static func strips(_ a: PageEdges?, _ b: PageEdges?, direction: ReadingDirection) -> Seam.Strips? {
         guard let pageA = a, let pageB = b, let a = pageA.strips, let b = pageB.strips else { return nil }
+        // Two colour pages' tones are compared at their best shift (``StripScore/proportionShift``).
+        let colour = pageA.channels.count == 3 && pageB.channels.count == 3
         let (outgoing, incoming) = (a.facing(direction).outgoing, b.facing(direction).incoming)
         let (out, into) = (StripScore.Strip(outgoing), StripScore.Strip(incoming))
         let lost = StripScore.lostColumns
@@ -229,7 +231,7 @@ enum SplitDetector {
                            steepLines: steep.flatMap { $0.strength > StripScore.lineStrength ? $0.share : nil },
                            borders: borders.flatMap { $0.strength > StripScore.borderStrength ? $0.share : nil },
                            edges: edges.flatMap { $0.strength > StripScore.edgeStrength ? $0.share : nil },
-                           proportion: StripScore.outOfProportion(outgoing, incoming),
+                           proportion: StripScore.outOfProportion(outgoing, incoming, maxShift: colour ? StripScore.proportionShift : 0),
                            toneRange: [StripScore.toneRange(outgoing), StripScore.toneRange(incoming)].compactMap { $0 }.min(),
                            tones: tones(pageA, pageB, direction: direction))
     }

@@ -32,7 +32,7 @@ import MihirakiCodecs
 /// - ``edges(response:)`` and ``edgesContinue(_:_:lost:)``: where the strip
 ///   turns lighter or darker below a height along each slope, matched as
 ///   the lines are: the boundaries of areas continue where the artwork does.
-/// - ``outOfProportion(_:_:)``: how far the facing edges' tones fall out of
+/// - ``outOfProportion(_:_:maxShift:)``: how far the facing edges' tones fall out of
 ///   the one proportion a gutter shadow or an exposure keeps, beyond how far
 ///   each page's own columns further in fall out of it.
 ///
@@ -167,12 +167,15 @@ enum StripScore {
     /// columns ``proportionColumns`` further in is what the pair is held to,
     /// and only what the facing edges' spread exceeds the largest of those
     /// by counts. The outer 12 bands of each end, where a scan leaves white
-    /// rows and skewed corners, are left out. Integer arithmetic: the same
-    /// on every machine.
-    static func outOfProportion(_ a: [Int32], _ b: [Int32]) -> Int? {
+    /// rows and skewed corners, are left out. With `maxShift`, the facing
+    /// edges are compared at their best shift of up to that many bands, as
+    /// two scans' shifts put them; a page's own columns are not shifted.
+    /// Integer arithmetic: the same on every machine.
+    static func outOfProportion(_ a: [Int32], _ b: [Int32], maxShift: Int = 0) -> Int? {
         let profile = proportionProfile
         let (edgeA, edgeB) = (profile(a, 0), profile(b, 0))
-        guard let across = proportionSpread(edgeA, edgeB) else { return nil }
+        guard let across = (-maxShift...maxShift).compactMap({ proportionSpread(edgeA, edgeB, shift: $0) }).min()
+        else { return nil }
         var own: Int?
         for (strip, edge) in [(a, edgeA), (b, edgeB)] {
             for column in proportionColumns {
@@ -232,6 +235,12 @@ enum StripScore {
     static let proportionAlike = 6
     /// Columns the edges' 6 are compared with on their own page.
     static let proportionColumns = [12, 18]
+    /// The most two colour pages' facing edges are shifted against each other, in bands, when their
+    /// proportion is read (``outOfProportion(_:_:maxShift:)``): a scan's shift of up to 4 pixels on either
+    /// page, about 4 bands on a page 1,100 rows high. Gray pages are compared unshifted: there a shift lets
+    /// rescanned screentone's moiré line up on pages that are not one artwork (docs/pairing.md,
+    /// "Tones in proportion at a shift").
+    static let proportionShift = 4
     static let proportionWidth = 6
 
     /// The ``proportionWidth`` columns of a strip from `column` on, summed
@@ -243,12 +252,14 @@ enum StripScore {
     }
 
     /// The weighed mean distance of two profiles' relative difference from
-    /// its weighed median (``outOfProportion(_:_:)``), in thousandths.
-    static func proportionSpread(_ a: [Int32], _ b: [Int32]) -> Int? {
+    /// its weighed median (``outOfProportion(_:_:maxShift:)``), in thousandths: band y of
+    /// `a` against band y + `shift` of `b`, both within the bands kept.
+    static func proportionSpread(_ a: [Int32], _ b: [Int32], shift: Int = 0) -> Int? {
         let floor = Int64(10 * 16 * proportionWidth), trim = 12
         var entries: [(ratio: Int64, weight: Int64)] = []
-        for y in trim..<(bands - trim) {
-            let (u, v) = (Int64(a[y]), Int64(b[y]))
+        let (first, end) = (max(trim, trim - shift), min(bands - trim, bands - trim - shift))
+        for y in first..<max(first, end) {
+            let (u, v) = (Int64(a[y]), Int64(b[y + shift]))
             let weight = min(u, v) - floor
             if weight > 0 { entries.append((((v - u) << 16) / (u + v), weight)) }
         }
@@ -589,7 +600,7 @@ enum StripScore {
     /// it: two crops of one picture of folds meet that way; docs/pairing.md,
     /// "Tones in order and in proportion");
     /// and 8 times what their tones fall out of proportion
-    /// (``outOfProportion(_:_:)``) over 0.015, or, where they are within
+    /// (``outOfProportion(_:_:maxShift:)``) over 0.015, or, where they are within
     /// 0.006 of one proportion, up to 0.06 more: 0.01 for each thousandth
     /// under ``proportionAlike`` (tones in proportion are evidence of one
     /// artwork, not only their absence: 92–96 % of the labelled sets' drawn
