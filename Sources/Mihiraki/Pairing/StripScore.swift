@@ -236,8 +236,8 @@ enum StripScore {
     /// Columns the edges' 6 are compared with on their own page.
     static let proportionColumns = [12, 18]
     /// The most two colour pages' facing edges are shifted against each other, in bands, when their
-    /// proportion is read (``outOfProportion(_:_:maxShift:)``): a scan's shift of up to 4 pixels on either
-    /// page, about 4 bands on a page 1,100 rows high. Gray pages are compared unshifted: there a shift lets
+    /// proportion is read (``outOfProportion(_:_:maxShift:)``): two scans shifted by up to 4 pixels each are up
+    /// to 8 apart, about 4 bands on a page 1,100 rows high. Gray pages are compared unshifted: there a shift lets
     /// rescanned screentone's moiré line up on pages that are not one artwork (docs/pairing.md,
     /// "Tones in proportion at a shift").
     static let proportionShift = 4
