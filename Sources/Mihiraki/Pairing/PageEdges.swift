@@ -40,6 +40,9 @@ struct PageEdges: Sendable, Equatable {
     /// Luma (BT.601), then for a colour page Cb and Cr.
     var channels: [Channel]
 
+    /// Whether the page is in colour: it has Cb and Cr beside luma.
+    var inColour: Bool { channels.count == 3 }
+
     /// Luma's ``StripScore/depth`` columns next to each edge one by one, each
     /// 1/``canonicalHeight`` of the page's height wide, for ``StripScore``:
     /// ``rows`` × that many band means in 1/16 levels, row by row, column 0

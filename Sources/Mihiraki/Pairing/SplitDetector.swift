@@ -89,7 +89,7 @@ enum SplitDetector {
         }
         /// A colour page's chroma, at the edge it shows its successor and the one it shows its predecessor.
         let colours: [(outgoing: ColourScore.Edge, incoming: ColourScore.Edge)?] = edges.map { page in
-            guard let page, page.channels.count == 3 else { return nil }
+            guard let page, page.inColour else { return nil }
             let (cb, cr) = (page.channels[1].facing(direction), page.channels[2].facing(direction))
             return (ColourScore.Edge(cb: cb.outgoing, cr: cr.outgoing), ColourScore.Edge(cb: cb.incoming, cr: cr.incoming))
         }
@@ -111,7 +111,7 @@ enum SplitDetector {
             var detailed: [(score: Int, levels: Int)?] = [], shaped: [(score: Int, levels: Int)?] = []
             if let a = facing[from - 1], let b = facing[to - 1] {
                 // Colour pages' fine scale holds its blocks to one line of shifts (``SeamScore/score(_:_:maxShift:together:)``).
-                let together = a.count == 3 && b.count == 3
+                let together = edges[from - 1]?.inColour == true && edges[to - 1]?.inColour == true
                 for (a, b) in zip(a, b) {
                     let fine = SeamScore.score(a.outgoing.fine, b.incoming.fine, together: together), shape = a.outgoing.shaped && b.incoming.shaped
                     let levels = fine != nil || shape ? SeamScore.levels(a.outgoing.ranks, b.incoming.ranks) ?? -1000 : 0
@@ -215,7 +215,7 @@ enum SplitDetector {
     static func strips(_ a: PageEdges?, _ b: PageEdges?, direction: ReadingDirection) -> Seam.Strips? {
         guard let pageA = a, let pageB = b, let a = pageA.strips, let b = pageB.strips else { return nil }
         // Two colour pages' tones are compared at their best shift (``StripScore/proportionShift``).
-        let colour = pageA.channels.count == 3 && pageB.channels.count == 3
+        let colour = pageA.inColour && pageB.inColour
         let (outgoing, incoming) = (a.facing(direction).outgoing, b.facing(direction).incoming)
         let (out, into) = (StripScore.Strip(outgoing), StripScore.Strip(incoming))
         let lost = StripScore.lostColumns
