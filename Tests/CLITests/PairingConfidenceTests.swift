@@ -76,7 +76,7 @@ struct PairingConfidenceTests {
     @Test("Every seam has a confidence from 0 to 1 in the manifest and --explain; splits are the seams taken; --pairing-threshold moves the bar")
     func confidenceAndThreshold() throws {
         let positive = Self.folder.appendingPathComponent("photo-1-book011-ltr-p2").path
-        let negative = Self.folder.appendingPathComponent("tone-1-book006-rtl-p2").path
+        let negative = Self.folder.appendingPathComponent("tone-13-book006-rtl-p6").path
         let answer = try plan([positive, "--pairing", "auto"])
         let seams = try #require(answer.seams)
         #expect(!seams.isEmpty && seams.allSatisfy { (0...1).contains($0.score) })

@@ -246,6 +246,47 @@ struct StripScoreTests {
         #expect(StripScore.bordersContinue(steep, steep).map { $0.strength <= StripScore.borderStrength } ?? true)
     }
 
+    /// Panel borders 2 bands thick centred at `heights` (fractions of a band), running `step` bands a column away
+    /// from the edge, on white paper: each band's level from how much of it the line covers.
+    static func borders(_ heights: [Double], step: Double = 0) -> [Int32] {
+        drawn { y, k in
+            let covered = heights.reduce(0.0) { sum, height in
+                let centre = height + step * Double(k)
+                return sum + max(0, min(Double(y + 1), centre + 1) - max(Double(y), centre - 1))
+            }
+            return 240 - 220 * min(1, covered)
+        }
+    }
+
+    @Test("Flat edges: where paper across the strip meets a solid flat line, at the height the columns cross half their white; sloped lines are not flat edges")
+    func flatEdges() {
+        let edges = StripScore.flatEdges(.init(Self.borders([100.3, 250.6])))
+        // Each border has paper above and below: ink below the paper at its top, above the paper at its bottom.
+        #expect(edges.map(\.inkBelow) == [true, false, true, false], "\(edges)")
+        // Band y stands at height y: the line's top at 99.3 crosses half its darkness at 98.8, within a fifth of a band.
+        let expected = [98.8, 100.8, 249.1, 251.1].map { Int64(($0 * 256).rounded()) }
+        for (edge, height) in zip(edges, expected) { #expect(abs(edge.at - height) <= 51, "\(edge) against \(height)") }
+        #expect(StripScore.flatEdges(.init(Self.borders([100, 250], step: 0.1))).isEmpty)
+        #expect(StripScore.flatEdges(.init(Self.strip())).isEmpty)
+    }
+
+    @Test("Borders held together: one layout moved by one shift keeps its borders together; the same layout with each border a little apart does not; under 3 shared edges says nothing")
+    func bordersApart() throws {
+        let layout = [60.0, 190, 330, 450]
+        let page = StripScore.Strip(Self.borders(layout))
+        // The other half of one artwork, scanned 1.3 bands lower.
+        let shifted = try #require(StripScore.bordersApart(page, .init(Self.borders(layout.map { $0 + 1.3 }))))
+        #expect(shifted <= 30, "\(shifted)")
+        // A page of the same layout whose borders are each drawn up to 0.8 band from the first page's.
+        let apart = try #require(StripScore.bordersApart(page, .init(Self.borders(zip(layout, [0.8, -0.6, 0.7, -0.8]).map(+)))))
+        #expect(apart >= 500, "\(apart)")
+        // A border's top and bottom edges move together; one border alone leaves 2 edges to compare.
+        #expect(StripScore.bordersApart(.init(Self.borders([200])), .init(Self.borders([200.8]))) == nil)
+        #expect(StripScore.bordersApartPenalty(nil) == 0)
+        #expect(StripScore.bordersApartPenalty(StripScore.bordersApartKnee) == 0)
+        #expect(StripScore.bordersApartPenalty(StripScore.bordersApartKnee + 250) == 250 * StripScore.bordersApartWeight / 1000)
+    }
+
     @Test("The adjustment: paper against ink lowers, continuing lines and edges raise (lines that do not continue lower gray pages from 0.4, colour pages only from 0.1), broken borders lower, tones in proportion raise and out of it lower, too few say nothing")
     func adjustment() {
         #expect(StripScore.adjustment(ink: 20, lines: nil) == 0)

@@ -42,6 +42,8 @@ struct Seam: Hashable, Sendable {
         /// ``StripScore/lineStrength``.
         var steepLines: Int? = nil
         var borders: Int?
+        /// ``StripScore/bordersApart(_:_:)`` of the facing strips, in thousandths of a band; nil under 3 shared edges.
+        var bordersApart: Int? = nil
         var edges: Int?
         /// ``StripScore/outOfProportion(_:_:maxShift:)`` of the facing edges; nil where they are too dark to tell.
         var proportion: Int?

@@ -191,6 +191,7 @@ enum SplitDetector {
                                                      + StripScore.inOrderAndProportion(levels: seam.levels, proportion: $0.proportion,
                                                                                        toneRange: $0.toneRange)
                                                      + StripScore.steepLinesAdjustment($0.steepLines)
+                                                     - StripScore.bordersApartPenalty($0.bordersApart)
                                                      + ($0.tones.map(ToneTexture.adjustment) ?? 0) } ?? 0)
                 - (apart.map(ColourScore.penalty) ?? 0)
             let shortfall = max(0, requiredMargin - margin) * StripScore.rivalsCount(lines: strips?.lines) / 1000
@@ -230,6 +231,7 @@ enum SplitDetector {
                            lines: lines.flatMap { $0.strength > StripScore.lineStrength ? $0.share : nil },
                            steepLines: steep.flatMap { $0.strength > StripScore.lineStrength ? $0.share : nil },
                            borders: borders.flatMap { $0.strength > StripScore.borderStrength ? $0.share : nil },
+                           bordersApart: StripScore.bordersApart(out, into),
                            edges: edges.flatMap { $0.strength > StripScore.edgeStrength ? $0.share : nil },
                            proportion: StripScore.outOfProportion(outgoing, incoming, maxShift: colour ? StripScore.proportionShift : 0),
                            toneRange: [StripScore.toneRange(outgoing), StripScore.toneRange(incoming)].compactMap { $0 }.min(),

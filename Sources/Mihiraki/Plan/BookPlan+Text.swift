@@ -36,6 +36,7 @@ extension BookPlan {
                         + (strips.lines.map { ", lines continuing \(decimal(thousandths: $0))" } ?? "")
                         + (strips.steepLines.map { ", steep lines continuing \(decimal(thousandths: $0))" } ?? "")
                         + (strips.borders.map { ", borders continuing \(decimal(thousandths: $0))" } ?? "")
+                        + (strips.bordersApart.map { ", borders apart \(decimal(thousandths: $0))" } ?? "")
                         + (strips.edges.map { ", edges continuing \(decimal(thousandths: $0))" } ?? "")
                         + (strips.proportion.map { ", tones out of proportion \(decimal(thousandths: $0))" } ?? "")
                         + (strips.toneRange.map { ", tone range \(decimal(thousandths: $0))" } ?? "")
