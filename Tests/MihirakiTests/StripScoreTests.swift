@@ -280,6 +280,12 @@ struct StripScoreTests {
         // A page of the same layout whose borders are each drawn up to 0.8 band from the first page's.
         let apart = try #require(StripScore.bordersApart(page, .init(Self.borders(zip(layout, [0.8, -0.6, 0.7, -0.8]).map(+)))))
         #expect(apart >= 500, "\(apart)")
+        // On the other page a line drawn under the second border moves its bottom edge 2.7 bands: matched with
+        // it, that one of the 8 edges counts a band (1/8 of a band in the mean), not 2.7 (0.34).
+        var other = Self.borders(layout.map { $0 + 1.3 })
+        for y in 193...194 { for k in 0..<Self.depth { other[y * Self.depth + k] = 16 * 20 } }
+        let mismatched = try #require(StripScore.bordersApart(page, .init(other)))
+        #expect((100...160).contains(mismatched), "\(mismatched)")
         // A border's top and bottom edges move together; one border alone leaves 2 edges to compare.
         #expect(StripScore.bordersApart(.init(Self.borders([200])), .init(Self.borders([200.8]))) == nil)
         #expect(StripScore.bordersApartPenalty(nil) == 0)

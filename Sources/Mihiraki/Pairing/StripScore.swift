@@ -220,6 +220,8 @@ enum StripScore {
     /// The most two matched flat edges' heights may differ by, in bands: two scans' shifts of up to 4 pixels each
     /// and a layout's borders drawn a little apart.
     static let bordersReach = 5
+    /// The most one matched pair counts for in ``bordersApart(_:_:)``, in bands.
+    static let bordersMismatch: Int64 = 1
 
     /// What a seam loses where its borders fall apart (``bordersApart(_:_:)``): ``bordersApartWeight``
     /// thousandths for each thousandth over ``bordersApartKnee``.
@@ -232,7 +234,7 @@ enum StripScore {
     /// in thousandths of a band: each of page a's ``flatEdges(_:)`` matched
     /// with the nearest unmatched edge of page b of the same kind within
     /// ``bordersReach`` bands, and the mean distance of their differences
-    /// from the differences' median; nil under 3 matched. A scan moves all
+    /// from the differences' median, each at most ``bordersMismatch``; nil under 3 matched. A scan moves all
     /// of one artwork's borders together, so where a panel row crosses the
     /// spine every gutter's edges differ by one shift; two pages of one
     /// layout draw each border on its own, a pixel or two apart
@@ -256,7 +258,9 @@ enum StripScore {
         let sorted = differences.sorted(), n = sorted.count
         // The median twice over, so that an even count's two middle values need no rounding.
         let median2 = n % 2 == 1 ? 2 * sorted[n / 2] : sorted[n / 2 - 1] + sorted[n / 2]
-        let distance = differences.reduce(Int64(0)) { $0 + abs(2 * $1 - median2) }
+        // A difference over a band from the median is another edge matched (one the other page lacks), not a border
+        // drawn apart: it counts a band.
+        let distance = differences.reduce(Int64(0)) { $0 + min(abs(2 * $1 - median2), 2 * 256 * bordersMismatch) }
         return Int(distance * 1000 / (2 * 256 * Int64(n)))
     }
 
