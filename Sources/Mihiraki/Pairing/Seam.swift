@@ -11,6 +11,7 @@ struct Seam: Hashable, Sendable {
     /// ``StripScore/adjustment(ink:lines:borders:edges:proportion:toneRange:)`` of its ``strips``,
     /// ``StripScore/inOrderAndProportion(levels:proportion:toneRange:)`` of its ``levels`` and their
     /// tones, and ``ToneTexture/adjustment(_:)`` of their tones (on gray pages), less
+    /// ``StripScore/bordersApartPenalty(_:)`` of its borders apart, less
     /// ``ColourScore/penalty(_:)`` of its ``coloursApart`` (0 for a
     /// seam judged on its levels alone whose margin is under
     /// ``SplitDetector/aloneMargin``). A seam is a split when this reaches

@@ -20,7 +20,8 @@ import MihirakiCore
 /// meets ink at the spine, raised or lowered by how many of the lines
 /// drawn there continue (where half of them or more do, the rivals no
 /// longer count: ``StripScore/rivalsCount(lines:)``), lowered where flat
-/// lines (panel borders) do not, raised where the edges of areas continue,
+/// lines (panel borders) do not, and where those both pages draw fall
+/// apart from one shift (``StripScore/bordersApart(_:_:)``), raised where the edges of areas continue,
 /// lowered where the facing edges' tones fall out of one proportion more than
 /// each page's own columns do and raised a little where they keep it and
 /// neither edge is flat, more where their tones also run in one order down

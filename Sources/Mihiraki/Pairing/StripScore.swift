@@ -29,6 +29,10 @@ import MihirakiCodecs
 ///   lines crossing the spine nearly along it.
 /// - ``bordersContinue(_:_:)``: the same share for the nearly flat lines,
 ///   which lowers a seam where borders reach the spine at other heights.
+/// - ``bordersApart(_:_:)``: how far the edges where gutters and margins
+///   meet the borders both pages draw fall from one shift, which lowers a
+///   seam whose borders meet but each a little apart, as two pages of one
+///   layout draw them.
 /// - ``edges(response:)`` and ``edgesContinue(_:_:lost:)``: where the strip
 ///   turns lighter or darker below a height along each slope, matched as
 ///   the lines are: the boundaries of areas continue where the artwork does.
