@@ -296,8 +296,11 @@ def main():
         pages, splits, kinds, negatives = family.make_book(rng, b, direction, with_splits=b % 6 != 5)
         for i, (img, quality, gray) in enumerate(pages):
             save(img, os.path.join(folder, f"p{i + 1:03d}.jpg"), quality, gray, args.scale)
-        books.append({"name": name, "direction": direction, "pages": len(pages), "splits": splits,
-                      "kinds": kinds, "negatives": negatives})
+        book = {"name": name, "direction": direction, "pages": len(pages), "splits": splits,
+                "kinds": kinds, "negatives": negatives}
+        if getattr(family, "spine_ratios", None) is not None:
+            book["spine_ratios"] = family.spine_ratios
+        books.append(book)
     with open(os.path.join(args.out, "labels.json"), "w") as f:
         json.dump({"seed": args.seed, "family": family.name, "books": books}, f, indent=1, sort_keys=True)
 

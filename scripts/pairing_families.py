@@ -19,7 +19,9 @@ detector tuned on one family can be measured on books it was not tuned on:
          edges, without continuing one artwork.
 
 Each family's `make_book(rng, index, direction, with_splits)` returns the pages in
-reading order as (image, jpeg quality, gray) and the labels.
+reading order as (image, jpeg quality, gray) and the labels. The photo family
+also keeps, in `spine_ratios`, each two-crop negative's `continuation_ratio`
+(keyed by its first page), which make-pairing-set.py writes into labels.json.
 """
 import glob
 import io
@@ -48,6 +50,36 @@ def spine_distance(a, b):
     for t in np.linspace(0.0, 1.0, 9):
         total += abs((a[1] + t * (a[3] - a[1])) - (b[1] + t * (b[3] - b[1])))
     return total / 9 / (((a[3] - a[1]) + (b[3] - b[1])) / 2)
+
+
+# Under this continuation_ratio two crops of one picture read as one artwork
+# to the eye, however far apart their windows are (docs/pairing.md, "The
+# labelled sets and the measurement": four pairs of 288 on twelve seeds, all
+# stepped shores that meet at the spine). Recorded, not yet acted on.
+CONTINUES = 0.4
+
+
+def continuation_ratio(x, y, direction, width=16):
+    """How unlike two crops of one picture are where they meet: x and y
+    are double-width windows (H×2W×3), the first page cut from x and the
+    second from y in reading order. A slanted boundary moved down looks the
+    same as one moved sideways, so windows apart in height can still show,
+    at the spine, what x's own other half shows there. The two strips
+    `width` columns wide at the spine (y's, and x's other half's), each
+    averaged across its columns row by row and smoothed over 9 rows: their
+    mean difference over how far x's strip strays from its own mean down
+    the spine. Near 0 for a crop that continues the other."""
+    w = x.shape[1] // 2
+    columns = slice(w, w + width) if direction == "ltr" else slice(w - width, w)
+    kernel = np.ones(9) / 9
+
+    def profile(a):
+        p = a[:, columns].mean(axis=1)
+        return np.stack([np.convolve(p[:, c], kernel, mode="same") for c in range(p.shape[1])], 1)
+
+    own, shown = profile(x), profile(y)
+    spread = float(np.abs(own - own.mean(axis=0)).mean())
+    return float(np.abs(own - shown).mean()) / max(spread, 1.0)
 
 
 # --- scanning -------------------------------------------------------------
@@ -171,6 +203,7 @@ class Photo:
 
     def make_book(self, rng, index, direction, with_splits):
         pages, splits, kinds, negatives = [], [], {}, []
+        self.spine_ratios = {}
         pages.append(self.ordinary(rng))
         for _ in range(int(rng.integers(5, 9))):
             r = rng.uniform()
@@ -195,6 +228,7 @@ class Photo:
                 if rng.uniform() < 0.5:
                     # Two crops of one picture: one palette, no continuation.
                     x, y = self.apart(rng, index, 2 * PHOTO_W, PHOTO_H)
+                    self.spine_ratios[str(len(pages) + 1)] = round(continuation_ratio(x, y, direction), 3)
                 else:
                     other = (index + 1 + int(rng.integers(len(self.sources) - 1))) % len(self.sources)
                     x, y = self.crop(rng, index, 2 * PHOTO_W, PHOTO_H), self.crop(rng, other, 2 * PHOTO_W, PHOTO_H)

@@ -143,6 +143,56 @@ struct PairingCLITests {
         #expect(figures[1] >= figures[2], "a negative's windows \(figures[1]) apart")
     }
 
+    @Test("Two crops of one picture whose slanted boundary meets at the spine read as continuing however far apart in height; a level boundary at other heights does not")
+    func slantedCropsContinue() throws {
+        // A boundary at a slope of 0.5: a window 60 rows down and 120
+        // columns on shows it where the first window's other half does,
+        // though its spine is 0.3 of a page from the first one's.
+        let script = """
+        import sys
+        sys.path.insert(0, sys.argv[1])
+        import numpy as np
+        import pairing_families as f
+        h, w = 200, 120
+        rows, cols = np.indices((2 * h, 6 * w))
+        def picture(boundary):
+            upper = (rows < boundary)[..., None]
+            return np.where(upper, [200.0, 180.0, 140.0], [40.0, 90.0, 160.0]).astype(np.float32)
+        slanted, level = picture(0.5 * cols + 20), picture(np.full(cols.shape, 150.0))
+        first, second = (0, 0, 2 * w, h), (120, 60, 120 + 2 * w, 60 + h)
+        cut = lambda a, box: a[box[1]:box[3], box[0]:box[2]]
+        figures = [f.spine_distance(first, second), f.SPINES_APART, f.CONTINUES]
+        for direction in ("ltr", "rtl"):
+            figures.append(f.continuation_ratio(cut(slanted, first), cut(slanted, second), direction))
+            figures.append(f.continuation_ratio(cut(level, first), cut(level, (0, 60, 2 * w, 60 + h)), direction))
+        # Only the strip at the spine counts: on the second page's side in
+        # reading order (the right half left to right, the left half right to left).
+        def texture(seed):
+            g = np.random.default_rng(seed).normal(0, 8, (h, 2 * w, 3)).cumsum(axis=0)
+            return (g - g.min() + 20).astype(np.float32)
+        x, other = texture(1), texture(2)
+        for direction, strip in (("ltr", slice(w, w + 16)), ("rtl", slice(w - 16, w))):
+            y = other.copy()
+            y[:, strip] = x[:, strip]
+            figures += [f.continuation_ratio(x, y, direction), f.continuation_ratio(x, other, direction)]
+        print(" ".join(f"{x:.3f}" for x in figures))
+        """
+        let run = try runTool("/usr/bin/env", ["python3", "-c", script, Fixtures.packageRoot.path + "/scripts"])
+        try #require(run.status == 0, "\(run.stderr)")
+        let figures = run.stdout.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        try #require(figures.count == 11, "\(run.stdout)")
+        let (distance, apart, continues) = (figures[0], figures[1], figures[2])
+        #expect(distance >= apart, "the two windows are \(distance) apart")
+        for (slanted, level) in [(figures[3], figures[4]), (figures[5], figures[6])] {
+            #expect(slanted < continues / 4, "the slanted boundary's crops: \(slanted)")
+            #expect(level > continues, "the level boundary's crops at other heights: \(level)")
+        }
+        for (same, unlike) in [(figures[7], figures[8]), (figures[9], figures[10])] {
+            #expect(same < 0.01, "the same strip at the spine: \(same)")
+            #expect(unlike > continues, "another texture at the spine: \(unlike)")
+        }
+    }
+
     /// Runs the Python `body` with scripts/make-pairing-set.py loaded as `m`
     /// (numpy as `np`, Pillow's `Image`), `folder` a temporary folder's path.
     private func runWithGenerator(_ body: String, limit: TimeInterval = 600) throws -> Run {
