@@ -137,7 +137,7 @@ struct PairingCLITests {
         """
         let run = try runTool("/usr/bin/env", ["python3", "-c", script, Fixtures.packageRoot.path + "/scripts"])
         try #require(run.status == 0, "\(run.stderr)")
-        let figures = run.stdout.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let figures = Self.figures(run)
         try #require(figures.count == 3, "\(run.stdout)")
         #expect(figures[0] > 20, "independent windows at one height: \(figures[0]) of 200")
         #expect(figures[1] >= figures[2], "a negative's windows \(figures[1]) apart")
@@ -148,10 +148,7 @@ struct PairingCLITests {
         // A boundary at a slope of 0.5: a window 60 rows down and 120
         // columns on shows it where the first window's other half does,
         // though its spine is 0.3 of a page from the first one's.
-        let script = """
-        import sys
-        sys.path.insert(0, sys.argv[1])
-        import numpy as np
+        let run = try runWithGenerator("""
         import pairing_families as f
         h, w = 200, 120
         rows, cols = np.indices((2 * h, 6 * w))
@@ -176,10 +173,9 @@ struct PairingCLITests {
             y[:, strip] = x[:, strip]
             figures += [f.continuation_ratio(x, y, direction), f.continuation_ratio(x, other, direction)]
         print(" ".join(f"{x:.3f}" for x in figures))
-        """
-        let run = try runTool("/usr/bin/env", ["python3", "-c", script, Fixtures.packageRoot.path + "/scripts"])
+        """)
         try #require(run.status == 0, "\(run.stderr)")
-        let figures = run.stdout.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let figures = Self.figures(run)
         try #require(figures.count == 11, "\(run.stdout)")
         let (distance, apart, continues) = (figures[0], figures[1], figures[2])
         #expect(distance >= apart, "the two windows are \(distance) apart")
@@ -191,6 +187,11 @@ struct PairingCLITests {
             #expect(same < 0.01, "the same strip at the spine: \(same)")
             #expect(unlike > continues, "another texture at the spine: \(unlike)")
         }
+    }
+
+    /// The numbers a script printed on one line, separated by spaces.
+    private static func figures(_ run: Run) -> [Double] {
+        run.stdout.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
     /// Runs the Python `body` with scripts/make-pairing-set.py loaded as `m`
