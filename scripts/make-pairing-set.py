@@ -29,8 +29,12 @@ What it draws:
   - books with no split at all; left-to-right and right-to-left books.
 
 labels.json: {"books": [{"name", "direction", "pages", "splits": [[a, a+1],
-...], "kinds": {"a": kind}, "negatives": [[a, a+1], ...]}]} with page
-numbers in reading order.
+...], "kinds": {"a": kind}, "negatives": [[a, a+1], ...], "continuing":
+[[a, a+1], ...]}]} with page numbers in reading order. `continuing` holds
+the photo family's two crops of one picture that continue at the spine
+(pairing_families.CONTINUES): one artwork to the eye though not cut as one,
+so a measurement counts neither taking nor leaving them. The photo family's
+books also keep `spine_ratios`, each two-crop pair's continuation_ratio.
 """
 import argparse
 import glob
@@ -296,10 +300,15 @@ def main():
         pages, splits, kinds, negatives = family.make_book(rng, b, direction, with_splits=b % 6 != 5)
         for i, (img, quality, gray) in enumerate(pages):
             save(img, os.path.join(folder, f"p{i + 1:03d}.jpg"), quality, gray, args.scale)
+        # Two crops of one picture that continue at the spine are one artwork
+        # to the eye: labelled apart from the hard negatives, counted neither way.
+        ratios = getattr(family, "spine_ratios", None)
+        joined = pairing_families.continuing(ratios) if ratios is not None else []
         book = {"name": name, "direction": direction, "pages": len(pages), "splits": splits,
-                "kinds": kinds, "negatives": negatives}
-        if getattr(family, "spine_ratios", None) is not None:
-            book["spine_ratios"] = family.spine_ratios
+                "kinds": kinds, "negatives": [n for n in negatives if n[0] not in joined],
+                "continuing": [[a, a + 1] for a in joined]}
+        if ratios is not None:
+            book["spine_ratios"] = ratios
         books.append(book)
     with open(os.path.join(args.out, "labels.json"), "w") as f:
         json.dump({"seed": args.seed, "family": family.name, "books": books}, f, indent=1, sort_keys=True)

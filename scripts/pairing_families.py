@@ -56,8 +56,15 @@ def spine_distance(a, b):
 # as one artwork to the eye, however far apart their windows are: 4 of the
 # 925 two-crop negatives of seeds 1, 2 and 4-42, all stepped shores that meet
 # at the spine. From here to 0.4 they are mixed (docs/pairing.md, "The
-# labelled sets and the measurement"). Recorded, not yet acted on.
+# labelled sets and the measurement"). Such a pair is labelled `continuing`,
+# not a hard negative: neither taking it nor leaving it is counted.
 CONTINUES = 0.32
+
+
+def continuing(spine_ratios):
+    """The first pages of the two-crop negatives that continue at the spine
+    (`spine_ratios` as a family keeps them: first page -> ratio)."""
+    return sorted(int(a) for a, ratio in spine_ratios.items() if ratio < CONTINUES)
 
 
 def continuation_ratio(x, y, direction, width=16):

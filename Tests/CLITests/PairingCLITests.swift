@@ -189,18 +189,62 @@ struct PairingCLITests {
         }
     }
 
+    @Test("The measurement counts a pair labelled continuing neither way, and the goal read at the middle of the thresholds the other families allow")
+    func continuingAndTheMiddle() throws {
+        let run = try runWithGenerator("""
+        import contextlib, io
+        # A photo book: a split read 0.90, two crops that continue at the
+        # spine read 0.95, a hard negative read 0.40.
+        ratios = {"3": 0.13, "5": 0.80}
+        book = {"splits": [[1, 2]], "negatives": [[5, 6]], "continuing": [[a, a + 1] for a in m.pairing_families.continuing(ratios)],
+                "seams": [{"pages": [1, 2], "score": 0.90}, {"pages": [3, 4], "score": 0.95}, {"pages": [5, 6], "score": 0.40}]}
+        figures = list(bp.measure({"books": [book]}, 0.5)) + [bp.lowest_clean_threshold({"books": [book]})]
+        # Three families of twenty splits each, read 0.71 to 0.90 (the goal's
+        # 0.93 needs 19: up to 0.72), and one pair that is not one artwork,
+        # read 0.600, 0.639 and 0.619.
+        def family(negative):
+            books = [{"name": f"book{k}", "splits": [[1, 2]], "negatives": [], "continuing": [],
+                      "seams": [{"pages": [1, 2], "score": round(0.71 + k / 100, 3)}]} for k in range(20)]
+            books.append({"name": "negative", "splits": [], "negatives": [[1, 2]], "continuing": [], "seams": [{"pages": [1, 2], "score": negative}]})
+            return {"books": books, "unjudged": 0}
+        families = {"a": family(0.600), "b": family(0.639), "c": family(0.619)}
+        figures += list(bp.middle_threshold([families["a"], families["c"]]))
+        figures += list(bp.middle_threshold([family(0.75)]))
+        with contextlib.redirect_stdout(io.StringIO()):
+            figures += list(bp.goal(families, ["a", "b", "c"]))
+        print(" ".join(f"{x:.3f}" for x in figures))
+        """)
+        try #require(run.status == 0, "\(run.stderr)")
+        let figures = Self.figures(run)
+        try #require(figures.count == 15, "\(run.stdout)")
+        // At 0.5 the split is found; the continuing pair, taken, is no false split.
+        #expect(Array(figures[0..<5]) == [1, 0, 1, 0, 1], "\(figures)")
+        // The lowest threshold with no false split is over the hard negative,
+        // not over the continuing pair's 0.95.
+        #expect(figures[5] == 0.401, "lowest threshold with no false split: \(figures[5])")
+        // a and c meet the goal from 0.620, over c's pair, to 0.720: the middle, 0.670.
+        #expect(Array(figures[6..<9]) == [0.67, 0.62, 0.72], "\(figures)")
+        // A family whose pair stands over where it reaches the goal allows no
+        // range: its lowest threshold with no false split.
+        #expect(Array(figures[9..<12]) == [0.751, 0.751, 0.72], "\(figures)")
+        // At the others' lowest threshold b takes its 0.639 pair; at the
+        // middle every family meets the goal, and one threshold serves all.
+        #expect(Array(figures[12..<15]) == [2, 1, 3], "\(figures)")
+    }
+
     /// The numbers a script printed on one line, separated by spaces.
     private static func figures(_ run: Run) -> [Double] {
         run.stdout.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
     /// Runs the Python `body` with scripts/make-pairing-set.py loaded as `m`
-    /// (numpy as `np`, Pillow's `Image`), `folder` a temporary folder's path.
+    /// and scripts/bench-pairing as `bp` (numpy as `np`, Pillow's `Image`),
+    /// `folder` a temporary folder's path.
     private func runWithGenerator(_ body: String, limit: TimeInterval = 600) throws -> Run {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let preamble = """
-        import importlib.util, os, sys
+        import importlib.machinery, importlib.util, os, sys
         import numpy as np
         from PIL import Image
         scripts, folder = sys.argv[1], sys.argv[2]
@@ -208,6 +252,9 @@ struct PairingCLITests {
         spec = importlib.util.spec_from_file_location("make_pairing_set", os.path.join(scripts, "make-pairing-set.py"))
         m = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(m)
+        loader = importlib.machinery.SourceFileLoader("bench_pairing", os.path.join(scripts, "bench-pairing"))
+        bp = importlib.util.module_from_spec(importlib.util.spec_from_loader("bench_pairing", loader))
+        loader.exec_module(bp)
 
         """
         return try runTool("/usr/bin/env", ["python3", "-c", preamble + body, Fixtures.packageRoot.path + "/scripts", folder.path],
