@@ -120,11 +120,7 @@ struct PairingCLITests {
     func oneDrawingNegativesDoNotContinue() throws {
         // A synthetic picture in place of the wallpapers, which only the
         // benchmark installs; the windows depend on its size alone.
-        let script = """
-        import sys
-        sys.path.insert(0, sys.argv[1])
-        import numpy as np
-        from PIL import Image
+        let run = try runWithGenerator("""
         import pairing_families as f
         photo = object.__new__(f.Photo)
         photo.sources, photo.cache = ["synthetic"], {0: Image.new("RGB", (1920, 1080))}
@@ -134,8 +130,7 @@ struct PairingCLITests {
         photo.cut = lambda index, box, w, h: box
         apart = [f.spine_distance(*photo.apart(rng, 0, w, h)) for _ in range(200)]
         print(sum(d < f.SPINES_APART for d in windows), min(apart), f.SPINES_APART)
-        """
-        let run = try runTool("/usr/bin/env", ["python3", "-c", script, Fixtures.packageRoot.path + "/scripts"])
+        """)
         try #require(run.status == 0, "\(run.stderr)")
         let figures = Self.figures(run)
         try #require(figures.count == 3, "\(run.stdout)")
