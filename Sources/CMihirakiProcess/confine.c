@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -42,7 +43,8 @@ struct mh_path_beneath {
 
 enum {
     MH_FS_EXECUTE = 1ULL << 0, MH_FS_WRITE_FILE = 1ULL << 1, MH_FS_READ_FILE = 1ULL << 2,
-    MH_FS_READ_DIR = 1ULL << 3, MH_FS_ABI1 = (1ULL << 13) - 1, MH_FS_REFER = 1ULL << 13,
+    MH_FS_READ_DIR = 1ULL << 3, MH_FS_REMOVE_FILE = 1ULL << 5, MH_FS_MAKE_REG = 1ULL << 8,
+    MH_FS_ABI1 = (1ULL << 13) - 1, MH_FS_REFER = 1ULL << 13,
     MH_FS_TRUNCATE = 1ULL << 14, MH_FS_IOCTL_DEV = 1ULL << 15,
     MH_NET_BIND_TCP = 1ULL << 0, MH_NET_CONNECT_TCP = 1ULL << 1,
 };
@@ -81,7 +83,23 @@ static int refuse_sockets(void) {
     return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) == 0 ? 1 : -1;
 }
 
-int mh_confine(const char *const *readable, int count, long long memory_bytes, char *why, size_t why_size) {
+/// Allows `rights` beneath `path` in `ruleset`; a path that does not exist
+/// is skipped. Returns 0, or -1 with errno set.
+static int allow(int ruleset, const char *path, uint64_t rights) {
+    int fd = open(path, O_PATH | O_CLOEXEC);
+    if (fd < 0) return 0;  // a folder this system does not have
+    struct stat info;
+    if (fstat(fd, &info) != 0 || !S_ISDIR(info.st_mode)) rights &= MH_FS_READ_FILE | MH_FS_WRITE_FILE;
+    struct mh_path_beneath rule = { .allowed_access = rights, .parent_fd = fd };
+    long added = syscall(__NR_landlock_add_rule, ruleset, 1 /* LANDLOCK_RULE_PATH_BENEATH */, &rule, 0);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return added == 0 ? 0 : -1;
+}
+
+int mh_confine(const char *const *readable, int count, const char *scratch, long long memory_bytes,
+               char *why, size_t why_size) {
     int applied = 0;
     // Nothing of the server's but the pipes on 0 and 1 stays open here: an
     // inherited listening socket would keep accepting connections after the
@@ -116,17 +134,14 @@ int mh_confine(const char *const *readable, int count, long long memory_bytes, c
         size_t size = abi >= 4 ? sizeof attr : sizeof attr.handled_access_fs;
         int ruleset = (int)syscall(__NR_landlock_create_ruleset, &attr, size, 0);
         if (ruleset < 0) { say(why, why_size, "landlock_create_ruleset"); return -1; }
-        for (int i = 0; i < count; i++) {
-            int fd = open(readable[i], O_PATH | O_CLOEXEC);
-            if (fd < 0) continue;  // a folder this system does not have
-            struct stat info;
-            uint64_t rights = MH_FS_READ_FILE;
-            if (fstat(fd, &info) == 0 && S_ISDIR(info.st_mode)) rights |= MH_FS_READ_DIR;
-            struct mh_path_beneath rule = { .allowed_access = rights, .parent_fd = fd };
-            long added = syscall(__NR_landlock_add_rule, ruleset, 1 /* LANDLOCK_RULE_PATH_BENEATH */, &rule, 0);
-            close(fd);
-            if (added != 0) { say(why, why_size, "landlock_add_rule"); close(ruleset); return -1; }
-        }
+        int failed = 0;
+        for (int i = 0; i < count && !failed; i++) failed = allow(ruleset, readable[i], MH_FS_READ_FILE | MH_FS_READ_DIR);
+        // The scratch folder: unnamed files (O_TMPFILE) made, written, read
+        // and, where the file system needs named ones, removed again.
+        uint64_t scratch_rights = MH_FS_READ_FILE | MH_FS_READ_DIR | MH_FS_WRITE_FILE | MH_FS_MAKE_REG | MH_FS_REMOVE_FILE;
+        if (abi >= 3) scratch_rights |= MH_FS_TRUNCATE;
+        if (!failed && scratch) failed = allow(ruleset, scratch, scratch_rights);
+        if (failed) { say(why, why_size, "landlock_add_rule"); close(ruleset); return -1; }
         if (syscall(__NR_landlock_restrict_self, ruleset, 0) != 0) {
             say(why, why_size, "landlock_restrict_self");
             close(ruleset);
@@ -140,4 +155,34 @@ int mh_confine(const char *const *readable, int count, long long memory_bytes, c
     if (filtered < 0) { say(why, why_size, "seccomp"); return -1; }
     if (filtered > 0) applied |= MH_CONFINED_SOCKETS;
     return applied;
+}
+
+// A worker under an address-space limit that cannot get memory: the
+// decoders return an error, but Swift traps when an allocation fails. The
+// handler runs on the trapping thread (the signals below are synchronous),
+// so errno still says why: ENOMEM ends the worker with `memory_status`,
+// which the server reads as "needs more memory than the limit"; any other
+// crash goes on to the signal's default action (the handler is reset first).
+static volatile sig_atomic_t memory_exit_status = 0;
+
+static void memory_crash(int signal) {
+    if (errno == ENOMEM) _exit(memory_exit_status);
+    (void)signal;  // SA_RESETHAND: returning re-runs the trap, or abort() raises again, with the default action
+}
+
+int mh_exit_on_memory_crash(int status) {
+    static char stack[1 << 16];
+    stack_t alternate = { .ss_sp = stack, .ss_size = sizeof stack, .ss_flags = 0 };
+    if (sigaltstack(&alternate, NULL) != 0) return -1;
+    memory_exit_status = status;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = memory_crash;
+    action.sa_flags = SA_ONSTACK | SA_RESETHAND | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    const int signals[] = { SIGTRAP, SIGILL, SIGABRT, SIGSEGV, SIGBUS };
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        if (sigaction(signals[i], &action, NULL) != 0) return -1;
+    }
+    return 0;
 }

@@ -44,20 +44,30 @@ package enum ProcessSetup {
 
     /// Confines this process for good: descriptors from 3 up closed, at most
     /// `memoryBytes` of address space (0: no limit), no core files, no new
-    /// privileges, reading below `readable` only and writing nothing (with
-    /// Landlock), no socket but a local one.
+    /// privileges, reading below `readable` only and writing nothing but
+    /// files below `scratch` (with Landlock), no socket but a local one.
     /// - Throws: the reason, when confining failed.
-    package static func confine(readable: [String], memoryBytes: Int) throws(ConfinementFailure) {
+    package static func confine(readable: [String], scratch: String?, memoryBytes: Int) throws(ConfinementFailure) {
         var why = [CChar](repeating: 0, count: 256)
         let pointers = readable.map { strdup($0) }
         defer { pointers.forEach { free($0) } }
         let applied = pointers.map { UnsafePointer($0) }.withUnsafeBufferPointer { list in
-            mh_confine(list.baseAddress, Int32(list.count), Int64(memoryBytes), &why, why.count)
+            mh_confine(list.baseAddress, Int32(list.count), scratch, Int64(memoryBytes), &why, why.count)
         }
         if applied < 0 {
             throw ConfinementFailure(reason: String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
     }
+
+    /// The exit status of a process that ran out of the memory its limit
+    /// allowed (``exitOnMemoryCrash()``).
+    package static let outOfMemoryStatus: Int32 = 86
+
+    /// Makes a crash caused by a refused allocation (under the address-space
+    /// limit ``confine(readable:scratch:memoryBytes:)`` sets) end this process
+    /// with ``outOfMemoryStatus``, so the server can tell a page that needs
+    /// more memory than a worker may use from a bug.
+    package static func exitOnMemoryCrash() { _ = mh_exit_on_memory_crash(outOfMemoryStatus) }
 
     /// Why a process could not confine itself.
     package struct ConfinementFailure: Error {

@@ -73,6 +73,23 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
         return Color(red: times(red), green: times(green), blue: times(blue), alpha: alpha)
     }
 
+    /// `self` drawn over `below` (source-over), all straight: the colour a
+    /// flat area holds where a blank of this colour lies over a background
+    /// of `below`. Computed in `Double` and rounded to nearest, ties to
+    /// even, so it is the value source-over gives in real numbers; a fully
+    /// opaque or fully transparent side gives the other colour exactly.
+    package func over(_ below: Color) -> Color {
+        if alpha == 255 || below.alpha == 0 { return self }
+        if alpha == 0 { return below }
+        let ta = Double(alpha) / 255, ba = Double(below.alpha) / 255
+        let oa = ta + ba * (1 - ta)
+        func mix(_ top: UInt8, _ bottom: UInt8) -> UInt8 {
+            UInt8(min(255, ((Double(top) * ta + Double(bottom) * ba * (1 - ta)) / oa).rounded(.toNearestOrEven)))
+        }
+        return Color(red: mix(red, below.red), green: mix(green, below.green), blue: mix(blue, below.blue),
+                     alpha: UInt8(min(255, (oa * 255).rounded(.toNearestOrEven))))
+    }
+
     /// `self` drawn over `below` (source-over), both straight; result premultiplied.
     package func premultipliedOver(_ below: Color) -> Color {
         let a = Int(alpha), b = Int(below.alpha)

@@ -138,7 +138,16 @@ extension PixelBuffer {
     /// A finished canvas in the smallest PNG layout that holds it exactly:
     /// gray when opaque and every pixel has R = G = B, RGB when opaque, and
     /// straight (un-premultiplied) RGBA otherwise.
-    package func reducedForOutput() -> PixelBuffer {
+    ///
+    /// Un-premultiplying cannot recover a straight colour whose alpha is
+    /// partial (`#0f6b7f01` is stored premultiplied as (0, 0, 0, 1)). Each
+    /// pair of `flat` names a premultiplied value the canvas was filled with
+    /// and the straight colour it stands for; a pixel holding that value
+    /// becomes that colour, so the background and blanks come out exactly
+    /// as given. Any pixel of a page that holds the same value gets the same
+    /// colour, which premultiplies to what it holds: as faithful as any
+    /// other straight value of it.
+    package func reducedForOutput(flat: [(premultiplied: Color, straight: Color)] = []) -> PixelBuffer {
         guard channels >= 3 else { return self }
         let n = width * height, c = channels
         let found = pixels.withUnsafeBufferPointer { mh_gray_opaque($0.baseAddress!, n, Int32(c)) }
@@ -155,7 +164,18 @@ extension PixelBuffer {
             return PixelBuffer(width: width, height: height, channels: 3, pixels: out)
         }
         var out = pixels
+        let keys = flat.map { UInt32($0.premultiplied.red) | UInt32($0.premultiplied.green) << 8
+            | UInt32($0.premultiplied.blue) << 16 | UInt32($0.premultiplied.alpha) << 24 }
         for i in 0..<n {
+            if !keys.isEmpty {
+                let key = UInt32(out[4 * i]) | UInt32(out[4 * i + 1]) << 8 | UInt32(out[4 * i + 2]) << 16
+                    | UInt32(out[4 * i + 3]) << 24
+                if let k = keys.firstIndex(of: key) {
+                    let c = flat[k].straight
+                    out[4 * i] = c.red; out[4 * i + 1] = c.green; out[4 * i + 2] = c.blue
+                    continue
+                }
+            }
             let a = Int(out[4 * i + 3])
             for k in 0..<3 {
                 let value = Int(out[4 * i + k])

@@ -21,7 +21,11 @@ public enum SpreadServer {
         var logger = Logger(label: "mihiraki.serve")
         logger.logLevel = .critical  // errors reach the user as Mihiraki's own lines
         let stop = Stop()
-        let app = try application(options, logger: logger) { channel in
+        try options.validate()
+        let service = try SpreadService(options: options)
+        // The workers' scratch folder goes with the server, however `run` ends.
+        defer { service.workers?.shutdown() }
+        let app = application(options, service: service, logger: logger) { channel in
             let gate = try? await ListenerGate.install(on: channel).get()
             stop.listener.withLock { $0 = gate }
             listening(options.host, channel.localAddress?.port ?? options.port)
@@ -81,11 +85,11 @@ public enum SpreadServer {
 
     /// The HTTP application `run` serves: routes, HEAD, limits.
     /// - Throws: ``MihirakiError`` as ``run(_:listening:)``.
-    static func application(_ options: ServerOptions, logger: Logger,
-                            onRunning: @escaping @Sendable (any Channel) async -> Void) throws -> some ApplicationProtocol {
+    static func application(_ options: ServerOptions, service: SpreadService, logger: Logger,
+                            onRunning: @escaping @Sendable (any Channel) async -> Void) -> some ApplicationProtocol {
         let idle = TimeAmount.seconds(Int64(options.idleTimeoutSeconds))
         return Application(
-            responder: try responder(options),
+            responder: responder(service, options),
             server: .http1(configuration: .init(additionalChannelHandlers: [ResponseTracker(limit: idle)], idleTimeout: idle)),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "Mihiraki"),
             onServerRunning: { channel in await onRunning(channel) },
@@ -98,8 +102,11 @@ public enum SpreadServer {
     /// - Throws: ``MihirakiError`` as ``run(_:listening:)``.
     package static func responder(_ options: ServerOptions) throws -> some HTTPResponder<BasicRequestContext> {
         try options.validate()
-        let service = try SpreadService(options: options)
-        return Observed(inner: OnlyGetAndHead(inner: Signed(inner: HeadAsGet(inner: Routes.router(service).buildResponder()),
+        return responder(try SpreadService(options: options), options)
+    }
+
+    static func responder(_ service: SpreadService, _ options: ServerOptions) -> some HTTPResponder<BasicRequestContext> {
+        Observed(inner: OnlyGetAndHead(inner: Signed(inner: HeadAsGet(inner: Routes.router(service).buildResponder()),
                                                             signer: options.signer)),
                         metrics: service.metrics, log: options.accessLog)
     }

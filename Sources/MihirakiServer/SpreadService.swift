@@ -192,13 +192,20 @@ final class SpreadService: Sendable {
     }
 
     /// A library error as an answer: a bad option is 400, a book or page
-    /// that cannot be read 422 naming the file relative to ROOT, running out
-    /// of memory 503, a render stopped at its deadline 504.
-    static func serverError(_ error: MihirakiError, relative: (String) -> String) -> ServerError {
+    /// that cannot be read 422 naming the file relative to ROOT, a render
+    /// stopped at its deadline 504. A page that runs out of memory is 422
+    /// too, naming the limit (`memoryLimit`, a worker's `--worker-memory`):
+    /// the same page asks for the same memory every time, so it is a
+    /// permanent failure, never an overload to retry (503 is a full queue
+    /// only).
+    static func serverError(_ error: MihirakiError, relative: (String) -> String, memoryLimit: Int? = nil) -> ServerError {
         let text = relative(error.spelled(.query).description)
         switch error.code {
         case .usage: return ServerError(.badRequest, text)
-        case .outOfMemory: return ServerError(.serviceUnavailable, text, retryAfter: 5)
+        case .outOfMemory:
+            let limit = memoryLimit.map { "more than a render may use (--worker-memory \($0 >> 20) MiB)" }
+                ?? "more than this machine gave the render"
+            return ServerError(.unprocessableContent, text + ": " + limit)
         case .timedOut: return ServerError.timedOut
         default: return ServerError(.unprocessableContent, text)
         }

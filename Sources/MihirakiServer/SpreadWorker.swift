@@ -105,7 +105,8 @@ package enum SpreadWorker {
                 return try work()
             } catch let error as MihirakiError {
                 throw SpreadService.serverError(error, relative: { SpreadService.relative($0, root: self.settings.resolvedRoot,
-                                                                                       given: self.settings.root) })
+                                                                                       given: self.settings.root) },
+                                                memoryLimit: settings.memoryBytes > 0 ? settings.memoryBytes : nil)
             }
         }
     }

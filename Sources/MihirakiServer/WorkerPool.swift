@@ -31,6 +31,10 @@ package final class WorkerPool: Sendable {
         package var maxPixels: Int
         /// Address space a worker may use, in bytes (`--worker-memory`).
         package var memoryBytes: Int
+        /// The one folder a worker may write in, its `TMPDIR`: the pool's
+        /// own, made under the server's `TMPDIR`, where a tar, 7z or RAR book
+        /// is unpacked into unnamed files. Removed when the pool shuts down.
+        package var scratch: String? = nil
     }
 
     /// The settings a worker was started with, when this process is one.
@@ -53,6 +57,12 @@ package final class WorkerPool: Sendable {
 
     init(program: String, settings: Settings) {
         self.program = program
+        var settings = settings
+        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/mihiraki-workers-XXXXXX").utf8CString)
+        // Without one (an unwritable TMPDIR) a worker may write nothing, and
+        // an archive that needs unpacking fails its request in one line.
+        settings.scratch = mkdtemp(&template).map { String(cString: $0) }
         self.settings = settings
     }
 
@@ -125,6 +135,12 @@ package final class WorkerPool: Sendable {
         guard let frame = WorkerFrame.read(from: worker.answers), let kind = frame.first else {
             guard let status = discard(worker) else { throw WorkerDied(how: "ended") }
             let ending = ChildEnding.decode(waitStatus: status)
+            if ending.signal == nil && ending.exitStatus == ProcessSetup.outOfMemoryStatus {
+                // The same page asks for the same memory every time: a permanent failure, not a retry.
+                let what = request.manifest == true ? "planning" : "rendering spread \(request.spread)"
+                throw ServerError(.unprocessableContent, "\(book): needs more memory than a render may use while \(what) "
+                                  + "(--worker-memory \(settings.memoryBytes >> 20) MiB)")
+            }
             throw WorkerDied(how: ending.signal.map { "was ended by \(ChildEnding.name($0))" } ?? "exited with status \(ending.exitStatus)",
                              signal: ending.signal)
         }
@@ -209,7 +225,8 @@ package final class WorkerPool: Sendable {
         ServerError(.internalServerError, "a rendering worker could not be started: \(String(cString: strerror(code)))")
     }
 
-    /// Ends every idle worker (the server is stopping).
+    /// Ends every idle worker (the server is stopping), then removes the
+    /// scratch folder with anything a killed worker left in it.
     func shutdown() {
         for worker in idle.withLock({ workers in defer { workers = [] }; return workers }) {
             close(worker.requests)  // the worker reads the end of its input and exits
@@ -217,6 +234,13 @@ package final class WorkerPool: Sendable {
             var status: Int32 = 0
             while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
         }
+        guard let scratch = settings.scratch, let folder = opendir(scratch) else { return }
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name != "." && name != ".." { unlink(scratch + "/" + name) }
+        }
+        closedir(folder)
+        rmdir(scratch)
     }
 }
 

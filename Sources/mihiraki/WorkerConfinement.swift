@@ -39,11 +39,15 @@ enum WorkerConfinement {
     static func runIfWorker() {
         guard let settings = WorkerPool.settingsOfThisWorker else { return }
         do {
-            try ProcessSetup.confine(readable: [settings.resolvedRoot] + systemFolders, memoryBytes: settings.memoryBytes)
+            // The library unpacks sequential archives into unnamed files in TMPDIR.
+            if let scratch = settings.scratch { setenv("TMPDIR", scratch, 1) }
+            try ProcessSetup.confine(readable: [settings.resolvedRoot] + systemFolders, scratch: settings.scratch,
+                                     memoryBytes: settings.memoryBytes)
         } catch {
             FileHandle.standardError.write(Data("mihiraki: a rendering worker could not confine itself: \(error.reason)\n".utf8))
             exit(70)
         }
+        if settings.memoryBytes > 0 { ProcessSetup.exitOnMemoryCrash() }
         SpreadWorker.serve(settings)
         exit(0)
     }

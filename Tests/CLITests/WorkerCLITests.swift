@@ -24,7 +24,7 @@ struct WorkerCLITests {
     static let faulty = "/api/books/faulty/spreads/1.png?size=x100"
 
     @Test("A worker that crashes, hangs, runs out of memory or is killed costs its request a JSON error naming the book; the server goes on",
-          arguments: [("crash", 500), ("hang", 504), ("allocate", 500), ("kill", 500)])
+          arguments: [("crash", 500), ("hang", 504), ("allocate", 422), ("kill", 500)])
     func faults(kind: String, status: Int) async throws {
         try await onOwnThread {
             let library = try Self.library()
@@ -41,6 +41,11 @@ struct WorkerCLITests {
                 if kind == "kill" {
                     // SIGKILL is never Mihiraki's own: the out-of-memory killer sends it, and the line says so.
                     #expect(answer.error == "faulty: killed by SIGKILL while rendering spread 1 (out of memory?)", "\(answer.text)")
+                } else if kind == "allocate" {
+                    // The same page needs the same memory every time: a permanent failure naming the limit, never 503.
+                    #expect(answer.error == "faulty: needs more memory than a render may use while rendering spread 1 "
+                            + "(--worker-memory 512 MiB)", "\(answer.text)")
+                    #expect(answer.headers["retry-after"] == nil)
                 } else if status == 500 {
                     #expect(answer.error?.hasPrefix("faulty: internal error while rendering spread 1 (the worker was ended by SIG") == true,
                             "\(answer.text)")
@@ -52,6 +57,34 @@ struct WorkerCLITests {
                 #expect(try httpGet(server, "/api/books/faulty/spreads/2.png?size=x100").status == 200)
             }
             #expect(try httpGet(server, "/healthz").status == 200)
+            #expect(server.stderr.isEmpty, "\(server.stderr.prefix(500))")
+        }
+    }
+
+    /// A progressive JPEG of a few kB whose header claims 14000×14000 (the
+    /// sample book's page 3 with its frame header changed): the decoder
+    /// needs a coefficient buffer of the whole image before the first row,
+    /// more than the worker may use. The same request always fails the same
+    /// way, so it is 422 naming the limit, never 503 with Retry-After.
+    @Test("A page that needs more memory than --worker-memory is 422 naming the limit, every time, and never asks for a retry")
+    func pageOverTheMemoryLimit() async throws {
+        try await onOwnThread {
+            let library = try Self.library()
+            defer { library.remove() }
+            var jpeg = try Fixtures.bytes(Fixtures.sampleBook.appendingPathComponent("page3.jpg"))
+            let sof = try #require((0..<jpeg.count - 1).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC2 })
+            for (k, byte) in [UInt8(0x36), 0xB0, 0x36, 0xB0].enumerated() { jpeg[sof + 5 + k] = byte }  // 14000 × 14000
+            _ = try library.folder.write("root/bomb/p1.jpg", jpeg)
+            let server = try RunningServer(root: library.root, ["--worker-memory", "256", "--quiet"])
+            defer { server.stop() }
+            for _ in 1...2 {
+                let answer = try httpGet(server, "/api/books/bomb/spreads/1.png?size=x100")
+                #expect(answer.status == 422, "\(answer.status) \(answer.text)")
+                #expect(answer.error?.hasPrefix("bomb/p1.jpg: ") == true, "\(answer.text)")
+                #expect(answer.error?.hasSuffix("more than a render may use (--worker-memory 256 MiB)") == true, "\(answer.text)")
+                #expect(answer.headers["retry-after"] == nil)
+            }
+            #expect(try httpGet(server, Self.good).status == 200)
             #expect(server.stderr.isEmpty, "\(server.stderr.prefix(500))")
         }
     }
@@ -163,8 +196,10 @@ struct WorkerCLITests {
             for pid in Self.children(of: server.process.processIdentifier).prefix(1) { kill(pid, SIGKILL) }
             let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             _ = exitStatus(of: wrk)
-            // Waiting behind the load counts towards --timeout, so a crashing page may be answered 504 too.
-            #expect(faulty.allSatisfy { $0 == 500 || $0 == 504 } && faulty[1] == 504 && faulty[4] == 504, "\(faulty)")
+            // Waiting behind the load counts towards --timeout, so a crashing page may be answered 504 too;
+            // the page that needs memory without bound is 422, a permanent failure.
+            #expect(faulty.allSatisfy { [500, 504, 422].contains($0) } && faulty[1] == 504 && faulty[4] == 504
+                    && [faulty[2], faulty[5]].allSatisfy { $0 == 422 || $0 == 504 }, "\(faulty)")
             let statuses = text.split(separator: "\n").filter { $0.hasPrefix("status ") }
             #expect(statuses.count == 1 && statuses.first?.hasPrefix("status 200 ") == true, "\(text)")
             #expect(!text.contains("Socket errors"), "\(text)")

@@ -68,6 +68,30 @@ struct RenderTests {
         #expect(image.channels == 4 && image.rgba(x: 5, y: 5).alpha == 0 && image.rgba(x: 100, y: 50) == Color(gray: 90))
     }
 
+    @Test("A background or blank with partial alpha is stored exactly as given where nothing else is drawn",
+          arguments: [("#0f6b7f01", "#FFFFFF"), ("#27611540", "#FFFFFF80"), ("#27611540", "#10203001"),
+                      ("#00000000", "#27611540"), ("#ff000000", "#80808080")])
+    func exactFlatColours(background: String, blank: String) throws {
+        let (folder, book) = try flatBook([(50, 100, [90]), (50, 100, [90])])
+        defer { folder.remove() }
+        let bg = try #require(Color(parsing: background)), paper = try #require(Color(parsing: blank))
+        let plan = try BookPlan(book: book, options: small { $0.background = bg; $0.blank = paper })
+        let image = try plan.renderSpread(at: 0)  // [x|1]: blank at 30…80, page at 80…130
+        #expect(image.channels == 4)
+        #expect(image.rgba(x: 10, y: 50) == bg && image.rgba(x: 150, y: 0) == bg)
+        #expect(image.rgba(x: 50, y: 50) == paper.over(bg))
+        #expect(image.rgba(x: 100, y: 50) == Color(gray: 90))
+    }
+
+    @Test("Source-over of two straight colours, rounded as in real numbers")
+    func straightOver() {
+        let blank = Color(red: 0xFF, green: 0xFF, blue: 0xFF, alpha: 0x80)
+        let background = Color(red: 0x27, green: 0x61, blue: 0x15, alpha: 0x40)
+        // ta = 128/255, ba = 64/255, oa = 0.62696 → alpha 159.87 → 160; red (255·ta + 39·ba·(1 − ta)) / oa = 211.94
+        #expect(blank.over(background) == Color(red: 212, green: 223, blue: 208, alpha: 160))
+        #expect(blank.over(.transparent) == blank && Color.transparent.over(background) == background)
+    }
+
     @Test("Pages with alpha are composited over the background")
     func alphaPages() throws {
         let (folder, book) = try flatBook([(50, 100, [255, 0, 0, 128])])

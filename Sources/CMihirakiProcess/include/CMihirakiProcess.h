@@ -45,9 +45,17 @@ enum {
 /// `memory_bytes` of address space at most
 /// (0: no limit), no core files, no new privileges; with Landlock, reading
 /// below the `count` paths of `readable` only (files and folders; a path that
-/// does not exist is skipped) and writing nothing; no socket but a local one.
-/// Returns the MH_CONFINED_* bits applied (what the kernel offers), or -1
-/// with the reason in `why`.
-int mh_confine(const char *const *readable, int count, long long memory_bytes, char *why, size_t why_size);
+/// does not exist is skipped) and writing nothing but files below `scratch`
+/// (a folder of the process's own, or NULL: nowhere); no socket but a local
+/// one. Returns the MH_CONFINED_* bits applied (what the kernel offers), or
+/// -1 with the reason in `why`.
+int mh_confine(const char *const *readable, int count, const char *scratch, long long memory_bytes,
+               char *why, size_t why_size);
+
+/// In a process with an address-space limit: a crash (SIGTRAP, SIGILL,
+/// SIGABRT, SIGSEGV, SIGBUS) while errno is ENOMEM, which is how Swift ends
+/// when an allocation is refused, exits with `status` instead; any other
+/// crash is left to the signal. Returns 0, or -1 when it cannot be set up.
+int mh_exit_on_memory_crash(int status);
 
 #endif

@@ -6,9 +6,11 @@ import Synchronization
 /// read front to back (a solid archive decompresses every entry before the
 /// one asked for), while pages are wanted in the renderer's order, biggest
 /// spreads first. So the first read unpacks every entry once, in one pass,
-/// into a private temporary folder, and later reads come from there: one
-/// decompression per book, never O(pages²), and memory holds one entry at a
-/// time, never the archive. The folder goes with the book.
+/// into one unnamed scratch file (``ScratchFile``), and later reads come
+/// from there: one decompression per book, never O(pages²), and memory
+/// holds one entry at a time, never the archive. The file has no name, so
+/// it goes with the book, or with the process however it ends: nothing
+/// unpacked outlives a run.
 final class SequentialArchiveSource: BookSource, Sendable {
     let path: String
     /// What libarchive recognised (`7-Zip`, `RAR5`, `POSIX ustar format`, …).
@@ -21,8 +23,14 @@ final class SequentialArchiveSource: BookSource, Sendable {
     private let links: ArchiveLinks
     /// `ComicInfo.xml`, read during the listing so loading a book never unpacks it.
     private let comicInfo: (name: String, bytes: [UInt8])?
-    /// The folder the entries were unpacked into, or why they could not be; `nil` before the first read.
-    private let unpacking = Mutex<Result<String, MihirakiError>?>(nil)
+    /// The entries unpacked, or why they could not be; `nil` before the first read.
+    private let unpacking = Mutex<Result<Unpacked, MihirakiError>?>(nil)
+
+    /// Every file entry in one scratch file: entry number → its bytes' place.
+    private struct Unpacked: Sendable {
+        var file: ScratchFile
+        var places: [Int: (offset: Int, size: Int)]
+    }
 
     /// Lists the entries (headers only) and refuses encrypted ones.
     /// - Throws: ``MihirakiError`` naming the archive and what is wrong.
@@ -59,22 +67,20 @@ final class SequentialArchiveSource: BookSource, Sendable {
         (self.format, self.index, self.order, self.links, self.comicInfo) = (format, index, order, links, comicInfo)
     }
 
-    deinit {
-        if case .success(let folder)? = unpacking.withLock({ $0 }) { FileSystem.removeFlatFolder(folder) }
-    }
-
     func listFiles() throws -> [String] { order }
 
     func read(_ relativePath: String) throws -> [UInt8] {
         let entry = try fileEntry(relativePath)
         if let comicInfo, comicInfo.name == entry { return comicInfo.bytes }
-        return try FileSystem.read(try unpackedPath(entry))
+        let (file, place) = try unpackedPlace(entry)
+        return try file.read(at: place.offset, count: place.size, path: displayPath(entry))
     }
 
     func readPrefix(_ relativePath: String, count: Int) throws -> [UInt8] {
         let entry = try fileEntry(relativePath)
         if let comicInfo, comicInfo.name == entry { return Array(comicInfo.bytes.prefix(count)) }
-        return try FileSystem.readPrefix(try unpackedPath(entry), count: count)
+        let (file, place) = try unpackedPlace(entry)
+        return try file.read(at: place.offset, count: min(count, place.size), path: displayPath(entry))
     }
 
     func checksum(_ relativePath: String) throws -> (size: Int, crc: UInt32) {
@@ -99,15 +105,18 @@ final class SequentialArchiveSource: BookSource, Sendable {
     }
 
     /// Where the file entry `entry` (a name ``fileEntry(_:)`` gave) was unpacked.
-    private func unpackedPath(_ entry: String) throws -> String {
+    private func unpackedPlace(_ entry: String) throws -> (ScratchFile, (offset: Int, size: Int)) {
         guard let number = index[entry] else {
             throw MihirakiError(.io, path: displayPath(entry), "no such entry")
         }
-        return try unpacked() + "/" + String(number)
+        let unpacked = try unpacked()
+        // An entry listed but not met again while unpacking reads as empty,
+        // which its decoder then names.
+        return (unpacked.file, unpacked.places[number] ?? (0, 0))
     }
 
-    /// The folder every entry was unpacked into, unpacking on the first call.
-    private func unpacked() throws -> String {
+    /// Every entry unpacked, unpacking on the first call.
+    private func unpacked() throws -> Unpacked {
         try unpacking.withLock { state in
             if let state { return try state.get() }
             let result = Result { try Self.unpack(path, index: index) }.mapError { MihirakiError.from($0, path: path) }
@@ -116,55 +125,43 @@ final class SequentialArchiveSource: BookSource, Sendable {
         }
     }
 
-    /// Every entry of `index`, in one pass, each streamed into a file named
-    /// by its number: one chunk in memory, never an entry. An entry past
+    /// Every entry of `index`, in one pass, each streamed into the scratch
+    /// file after the one before: one chunk in memory, never an entry. An entry past
     /// 1 GiB is refused, and so is an archive unpacking to more than
     /// ``unpackRatio`` times its own size (``unpackFloor`` at least): a CB7
     /// of 123 KB unpacked three 256 MiB entries, and one of a few MB could
     /// fill the temporary folder's disk.
-    private static func unpack(_ path: String, index: [String: Int]) throws -> String {
-        let folder = try FileSystem.makeTemporaryFolder()
-        do {
-            var info = stat()
-            let archiveSize = stat(path, &info) == 0 ? Int(info.st_size) : 0
-            let entryLimit = Int(ZIPSource.maxEntryBytes)
-            let budget = max(unpackFloor, archiveSize > Int.max / unpackRatio ? Int.max : archiveSize * unpackRatio)
-            var unpacked = 0
-            try wrap(path) {
-                let reader = try ArchiveReader(path: path)
-                var chunk = [UInt8](repeating: 0, count: 1 << 20)
-                var done = Set<Int>()
-                while let entry = try reader.next() {
-                    guard entry.isFile, let number = index[entryPath(entry.name)], done.insert(number).inserted else { continue }
-                    let place = path + ":" + entry.name, file = folder + "/" + String(number)
-                    let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-                    guard fd >= 0 else { throw MihirakiError(.io, path: place, "cannot unpack into \(folder): \(FileSystem.errnoText())") }
-                    defer { close(fd) }
-                    var size = 0
-                    try wrap(place) {
-                        while case let n = try chunk.withUnsafeMutableBytes({ try reader.read(into: $0) }), n > 0 {
-                            size += n
-                            unpacked += n
-                            guard size <= entryLimit else {
-                                throw MihirakiError(.badPage, path: place, "entry is larger than \(entryLimit >> 20) MiB")
-                            }
-                            guard unpacked <= budget else {
-                                throw MihirakiError(.badBook, path: path, "unpacks to more than \(unpackRatio) times its size "
-                                                    + "(\(budget >> 20) MiB; a decompression bomb?)")
-                            }
-                            let failure = chunk.withUnsafeBytes { FileSystem.writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[..<n])) }
-                            guard failure == 0 else {
-                                throw MihirakiError(.io, path: place, "cannot unpack into \(folder): \(FileSystem.errnoText(failure))")
-                            }
+    private static func unpack(_ path: String, index: [String: Int]) throws -> Unpacked {
+        let file = try ScratchFile()
+        var places: [Int: (offset: Int, size: Int)] = [:]
+        var info = stat()
+        let archiveSize = stat(path, &info) == 0 ? Int(info.st_size) : 0
+        let entryLimit = Int(ZIPSource.maxEntryBytes)
+        let budget = max(unpackFloor, archiveSize > Int.max / unpackRatio ? Int.max : archiveSize * unpackRatio)
+        var unpacked = 0
+        try wrap(path) {
+            let reader = try ArchiveReader(path: path)
+            var chunk = [UInt8](repeating: 0, count: 1 << 20)
+            while let entry = try reader.next() {
+                guard entry.isFile, let number = index[entryPath(entry.name)], places[number] == nil else { continue }
+                let place = path + ":" + entry.name, start = unpacked
+                try wrap(place) {
+                    while case let n = try chunk.withUnsafeMutableBytes({ try reader.read(into: $0) }), n > 0 {
+                        guard unpacked - start + n <= entryLimit else {
+                            throw MihirakiError(.badPage, path: place, "entry is larger than \(entryLimit >> 20) MiB")
                         }
+                        guard unpacked + n <= budget else {
+                            throw MihirakiError(.badBook, path: path, "unpacks to more than \(unpackRatio) times its size "
+                                                + "(\(budget >> 20) MiB; a decompression bomb?)")
+                        }
+                        try chunk.withUnsafeBytes { try file.write(UnsafeRawBufferPointer(rebasing: $0[..<n]), path: place) }
+                        unpacked += n
                     }
                 }
+                places[number] = (start, unpacked - start)
             }
-        } catch {
-            FileSystem.removeFlatFolder(folder)
-            throw error
         }
-        return folder
+        return Unpacked(file: file, places: places)
     }
 
     /// How many times its own size an archive may unpack to (pages are

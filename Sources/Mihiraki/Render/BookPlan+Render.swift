@@ -85,7 +85,11 @@ extension BookPlan {
                 try timer.checkDeadline()
             }
         }
-        return timer.measure(.compose) { canvas.reducedForOutput() }
+        // Where nothing but the background or a blank is drawn, the file
+        // holds exactly the colour given, alpha included (SPEC §4).
+        let flat = [(blank.premultipliedOver(background), blank.over(background)),
+                    (background.premultiplied, background)]
+        return timer.measure(.compose) { canvas.reducedForOutput(flat: flat) }
     }
 
     /// Samples per pixel of an entry's canvas. A gray canvas is exact only

@@ -275,22 +275,6 @@ extension FileSystem {
             size += n
         }
     }
-
-    /// A new private folder under `$TMPDIR` (or `/tmp`).
-    static func makeTemporaryFolder() throws -> String {
-        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        var template = Array((base + "/mihiraki-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw MihirakiError(.io, path: base, "cannot create a temporary folder: \(errnoText())")
-        }
-        return String(cString: made)
-    }
-
-    /// Removes a folder of plain files (one `makeTemporaryFolder` made).
-    static func removeFlatFolder(_ path: String) {
-        for name in (try? list(path)) ?? [] { unlink(path + "/" + name) }
-        rmdir(path)
-    }
 }
 
 private extension String {

@@ -1,0 +1,88 @@
+import Foundation
+import MihirakiTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every kind of book a user serves, through `mihiraki serve` as it starts
+/// by default (confined rendering workers): the workers may read ROOT and
+/// write only a scratch folder of the server's own, which a tar, 7z or RAR
+/// book is unpacked into, and nothing of it outlives the server.
+@Suite("mihiraki serve: every book kind through the default workers", .serialized, .tags(.process, .server),
+       .timeLimit(.minutes(10)))
+struct BookKindsServedTests {
+    /// A root with one book of every kind, the archives made by bsdtar.
+    static func root(_ folder: TemporaryFolder) throws -> String {
+        let root = folder.path + "/root"
+        let pages = try (1...3).map { i in ("p\(i).png", try Fixtures.solidPNG(width: 60, height: 90, [UInt8(50 * i), 90, 30])) }
+        for (name, bytes) in pages { _ = try folder.write("pages/\(name)", bytes) }
+        for (name, bytes) in pages { _ = try folder.write("root/folder/\(name)", bytes) }
+        _ = try folder.writeArchive("root/zip.cbz", pages)
+        for (name, format) in [("tar.cbt", "ustar"), ("7z.cb7", "7zip")] {
+            let made = try runTool("/usr/bin/bsdtar", ["--format", format, "-cf", root + "/" + name, "-C", folder.path + "/pages", "."])
+            try #require(made.status == 0, "\(made.stderr)")
+        }
+        _ = try folder.write("root/rar.cbr", RAR4Writer.archive(pages.map { (name: $0.0, bytes: $0.1) }))
+        for name in ["fixed-rtl.epub", "img2pdf.pdf"] {
+            let source = Fixtures.testImages.appendingPathComponent(name.hasSuffix(".pdf") ? "pdf" : "epub").appendingPathComponent(name)
+            _ = try folder.write("root/" + name, try Fixtures.bytes(source))
+        }
+        return root
+    }
+
+    @Test("A folder, CBZ, tar, 7z, RAR, EPUB and PDF book each serve their spreads, as the CLI renders them; TMPDIR is left as it was")
+    func everyKind() async throws {
+        try await onOwnThread {
+            let folder = try TemporaryFolder("mihiraki-kinds")
+            defer { folder.remove() }
+            let root = try Self.root(folder)
+            let scratch = folder.path + "/tmp"
+            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+            let server = try RunningServer(root: root, ["--quiet"], environment: ["TMPDIR": scratch])
+            let books = ["folder", "zip.cbz", "tar.cbt", "7z.cb7", "rar.cbr", "fixed-rtl.epub", "img2pdf.pdf"]
+            for book in books {
+                let answer = try httpGet(server, "/api/books/\(book)/spreads/1.png?size=x100")
+                #expect(answer.status == 200, "\(book): \(answer.status) \(answer.text.prefix(300))")
+                let out = folder.path + "/cli"
+                let run = try mihiraki(["render", root + "/" + book, "-o", out, "--size", "x100"])
+                #expect(run.status == 0, "\(run.stderr)")
+                let name = book.contains(".") ? String(book[..<book.lastIndex(of: ".")!]) : book
+                let written = try Fixtures.bytes(URL(fileURLWithPath: out + "/" + name + "/spread-001.png"))
+                #expect(Array(answer.body) == written, "\(book): the served spread differs from the CLI's")
+            }
+            // While the server runs its workers write only in their own folder, and hold no named file there.
+            let during = try FileManager.default.contentsOfDirectory(atPath: scratch)
+            #expect(during.count == 1 && during[0].hasPrefix("mihiraki-workers-"), "\(during)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: scratch + "/" + during[0]).isEmpty)
+            #expect(server.stop() == 0)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: scratch).isEmpty, "the scratch folder outlived the server")
+            #expect(server.stderr.isEmpty, "\(server.stderr.prefix(500))")
+        }
+    }
+
+    @Test("Nothing a tar or 7z book unpacks outlives the process, however it ends: served in-process and stopped, or killed mid-render",
+          arguments: ["SIGTERM", "SIGKILL"])
+    func nothingLeftBehind(signal: String) async throws {
+        try await onOwnThread {
+            let folder = try TemporaryFolder("mihiraki-kinds")
+            defer { folder.remove() }
+            let root = try Self.root(folder)
+            let scratch = folder.path + "/tmp"
+            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+            for round in 1...3 {
+                let server = try RunningServer(root: root, ["--workers", "0", "--quiet"], environment: ["TMPDIR": scratch])
+                for book in ["tar.cbt", "7z.cb7", "rar.cbr"] {
+                    #expect(try httpGet(server, "/api/books/\(book)/spreads/\(1 + round % 2).png?size=x100").status == 200)
+                }
+                if signal == "SIGKILL" {
+                    kill(server.process.processIdentifier, SIGKILL)
+                    server.process.waitUntilExit()
+                } else {
+                    #expect(server.stop() == 0)
+                }
+                #expect(try FileManager.default.contentsOfDirectory(atPath: scratch).isEmpty, "round \(round)")
+            }
+        }
+    }
+}
