@@ -23,6 +23,18 @@ and the page folders they were made from.
   ends-early.pdf       a 10×10 gray picture whose stream holds 5 rows
   page-tree-loop.pdf   written by hand: the root page-tree node lists itself
                        among its kids
+  messages/            written by hand: a page of a shape (drawn by poppler)
+                       that makes poppler warn while drawing it, as real
+                       files do. Drawn as every reader draws them:
+                       bad-dest.pdf ("Bad annotation destination"),
+                       restore.pdf ("Restoring state when no valid states
+                       to pop"), field.pdf ("SubType on non-terminal field,
+                       invalid document?"), j2k.pdf (a JPXDecode picture
+                       that is a bare codestream: "Malformed JP2 file
+                       format: first box must be JPEG 2000 signature box").
+                       Refused, their picture damaged: bad-flate.pdf,
+                       bad-lzw.pdf, bad-jbig2.pdf, bad-j2k.pdf;
+                       bad-pages.pdf is bad-flate.pdf's page four times
 
 Deterministic: fixed pixels, no dates, fixed document ids."""
 import io, pathlib, zlib
@@ -156,3 +168,60 @@ def page_tree_loop():
 
 
 page_tree_loop()
+
+
+def by_hand(objects):
+    """A PDF file of `objects` (bodies of objects 1, 2, …), with its xref."""
+    data, offsets = bytearray(b"%PDF-1.7\n"), []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(data))
+        data += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(data)
+    data += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    data += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    data += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(data)
+
+
+def poppler_messages():
+    folder = out / "messages"
+    folder.mkdir(exist_ok=True)
+
+    def stream(keys, body):
+        return b"<< " + keys + b" /Length %d >>\nstream\n" % len(body) + body + b"\nendstream"
+
+    def write(name, content, resources=b"", page_keys=b"", catalog_keys=b"", more=()):
+        objects = [b"<< /Type /Catalog /Pages 2 0 R " + catalog_keys + b" >>",
+                   b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                   b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 300] /Contents 4 0 R /Resources << "
+                   + resources + b" >> " + page_keys + b" >>",
+                   stream(b"", b"0 0 1 rg 10 10 80 80 re f " + content)]
+        (folder / name).write_bytes(by_hand(objects + list(more)))
+
+    def with_picture(name, keys, data):
+        write(name, b"q 40 0 0 60 100 100 cm /Im0 Do Q", resources=b"/XObject << /Im0 5 0 R >>",
+              more=[stream(b"/Type /XObject /Subtype /Image /Width 40 /Height 60 " + keys, data)])
+
+    gray = Image.fromarray((np.mgrid[0:60, 0:40][1] * 6).astype(np.uint8), "L")
+    buffer = io.BytesIO()
+    gray.save(buffer, "JPEG2000", no_jp2=True)
+    j2k = buffer.getvalue()
+    flate = zlib.compress(bytes(range(240)) * 10)
+    eight, one = b"/ColorSpace /DeviceGray /BitsPerComponent 8", b"/ColorSpace /DeviceGray /BitsPerComponent 1"
+    write("bad-dest.pdf", b"", page_keys=b"/Annots [5 0 R]",
+          more=[b"<< /Type /Annot /Subtype /Link /Rect [0 0 50 50] /Border [0 0 0] /Dest [/Nope /XYZ 0 0 0] >>"])
+    write("restore.pdf", b"Q Q 1 0 0 rg 100 100 50 50 re f")
+    write("field.pdf", b"", page_keys=b"/Annots [5 0 R]", catalog_keys=b"/AcroForm 6 0 R",
+          more=[b"<< /Type /Annot /Subtype /Widget /Rect [0 0 50 50] /T (a) >>", b"<< /Fields [5 0 R] >>"])
+    with_picture("j2k.pdf", eight + b" /Filter /JPXDecode", j2k)
+    with_picture("bad-flate.pdf", eight + b" /Filter /FlateDecode", flate[:2] + b"\xff" * 20 + flate[22:])
+    with_picture("bad-lzw.pdf", eight + b" /Filter /LZWDecode", b"\xff\xfe\xfd" * 30)
+    with_picture("bad-jbig2.pdf", one + b" /Filter /JBIG2Decode", b"\x00\x01garbage" * 20)
+    with_picture("bad-j2k.pdf", eight + b" /Filter /JPXDecode", j2k[:len(j2k) // 3])
+
+
+poppler_messages()
+with pikepdf.open(out / "messages" / "bad-flate.pdf") as damaged:
+    for _ in range(3):
+        damaged.pages.append(damaged.pages[0])
+    damaged.save(out / "messages" / "bad-pages.pdf", static_id=True)

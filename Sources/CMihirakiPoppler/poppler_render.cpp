@@ -13,17 +13,56 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace {
 
-// poppler's messages, per thread, instead of stderr.
+// poppler's messages, per thread, instead of stderr: the first one (what
+// opening a document that fails says) and, while a page is drawn, each of
+// them (the first 64), for `damage` to judge.
 thread_local std::string lastMessage;
+thread_local std::vector<std::string> drawingMessages;
 
-// poppler-cpp writes "error (offset): text" or "error: text"; the text is kept.
+// poppler-cpp writes "error (offset): text" or "error: text"; the text is
+// kept, without the line break OpenJPEG's messages end in.
 void keep(std::string const &message, void *) {
-    if (!lastMessage.empty()) return;
     size_t colon = message.rfind("error", 0) == 0 ? message.find(": ") : std::string::npos;
-    lastMessage = colon == std::string::npos ? message : message.substr(colon + 2);
+    std::string text = colon == std::string::npos ? message : message.substr(colon + 2);
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
+    if (lastMessage.empty()) lastMessage = text;
+    if (drawingMessages.size() < 64) drawingMessages.push_back(text);
+}
+
+bool has(std::string const &text, const char *part) { return text.find(part) != std::string::npos; }
+
+// What poppler said while drawing that makes the page wrong: a picture
+// stream it could not decode whole (Flate, LZW, CCITT, DCT, JBIG2, JPEG 2000
+// data, an image's parameters). Structure, annotation, form, font and
+// graphics-state warnings ("Bad annotation destination", "Restoring state
+// when no valid states to pop", "SubType on non-terminal field, invalid
+// document?") leave the page's pixels as every reader draws them, and do
+// not fail it. A JPEG 2000 stream that is a bare codestream, not a JP2
+// file, is first tried as JP2 and then read as what it is: the messages of
+// that abandoned attempt are no damage. Returns the first damage, or "".
+std::string damage(std::vector<std::string> messages) {
+    for (size_t i = 0; i < messages.size(); i++) {
+        if (messages[i].rfind("Did no succeed opening JPX Stream as JP2", 0) != 0) continue;
+        size_t from = i;
+        if (from > 0 && messages[from - 1] == "Unable to read header") from--;
+        if (from > 0 && messages[from - 1].rfind("Malformed JP2 file format", 0) == 0) from--;
+        messages.erase(messages.begin() + long(from), messages.begin() + long(i) + 1);
+        i = from - 1;
+    }
+    static const char *const pictureWords[] = {
+        "stream", "Stream", "flate", "Flate", "LZW", "CCITT", "DCT", "JPEG", "JBIG2", "JPX", "JP2", "codestream",
+        "segment", "header", "marker", "tile", "Tile", "image", "Image", "decode", "Decode", "premature", "Premature",
+    };
+    for (auto const &message : messages) {
+        for (const char *word : pictureWords) {
+            if (has(message, word)) return message;
+        }
+    }
+    return "";
 }
 
 void silence() {
@@ -106,6 +145,7 @@ extern "C" int mh_poppler_render(const uint8_t *data, size_t size, int width, in
         double xres = 72.0 * width / w, yres = 72.0 * height / h;
         poppler::image image;
         lastMessage.clear();  // only what poppler says while drawing decides
+        drawingMessages.clear();
         {
             std::unique_lock<std::mutex> hold(first, std::defer_lock);
             if (!warmed.load(std::memory_order_acquire)) hold.lock();
@@ -120,8 +160,10 @@ extern "C" int mh_poppler_render(const uint8_t *data, size_t size, int width, in
         // poppler draws what it can of a damaged picture (a bogus JBIG2, a
         // damaged Flate or JPEG 2000 stream) and says so: a wrong page is an
         // error (SPEC §6), not a page drawn in part.
-        if (!lastMessage.empty()) {
-            put(message, message_size, "poppler: " + lastMessage);
+        std::string damaged = damage(drawingMessages);
+        drawingMessages.clear();
+        if (!damaged.empty()) {
+            put(message, message_size, "poppler: " + damaged);
             return -1;
         }
         const char *pixels = image.const_data();

@@ -26,6 +26,21 @@ struct HostileInputCLITests {
         #expect(valid == ["manifest.json", "spread-001.png", "spread-002.png", "spread-003.png"])
     }
 
+    @Test("A book whose pages all fail is one line: the first page's reason and how many more spreads failed")
+    func oneLinePerBook() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let pdf = Fixtures.testImages.appendingPathComponent("pdf/messages/bad-pages.pdf").path
+        let run = try mihiraki(["render", pdf, Fixtures.sampleBook.path, "-o", folder.path + "/out", "--size", "x100", "--quiet"])
+        #expect(run.status == 1)
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(run.stderr)")
+        #expect(lines.first?.hasPrefix("mihiraki: \(pdf):page 1: poppler: Bad block header in flate stream") == true, "\(run.stderr)")
+        // [x|1] [2|3] [4|x]: three spreads fail.
+        #expect(lines.first?.hasSuffix(" (and 2 more spreads of this book failed)") == true, "\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/out/sample-book/manifest.json"))
+    }
+
     @Test("A page whose name is not valid UTF-8 fails its book naming the page by its escaped bytes")
     func undecodableName() throws {
         let folder = try TemporaryFolder()

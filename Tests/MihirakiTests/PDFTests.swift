@@ -232,6 +232,31 @@ struct PDFTests {
         #expect(channels == 3 && spread.pixels[middle] > 150 && spread.pixels[middle + 1] < 100)
     }
 
+    /// Real PDFs make poppler warn about their structure while it draws
+    /// them; pdftoppm and mutool draw them all the same. Only a damaged
+    /// picture stream makes a page wrong (scripts/make-pdf-fixtures.py,
+    /// `messages/`).
+    @Test("A page poppler warns about (an annotation's destination, a graphics state popped once too often, a form field, a bare JPEG 2000 codestream) draws as pdftoppm draws it",
+          arguments: ["bad-dest", "restore", "field", "j2k"])
+    func warningsDoNotFail(name: String) throws {
+        let (psnr, spread, rect) = try Self.againstPdftoppm(Self.pdf("messages/\(name)"))
+        #expect(psnr >= 28, "PSNR \(psnr) dB")
+        // The blue square in the page's lower left is there.
+        let x = rect.x + rect.width * 25 / 200, y = rect.y + rect.height - rect.height * 25 / 300
+        let at = (y * spread.width + x) * spread.channels
+        #expect(spread.channels == 3 && spread.pixels[at] < 60 && spread.pixels[at + 2] > 200)
+    }
+
+    @Test("A page whose picture stream is damaged (Flate, LZW, JBIG2, JPEG 2000) fails in one line naming the page and poppler's words",
+          arguments: [("bad-flate", "Bad block header in flate stream"), ("bad-lzw", "Bad LZW stream - unexpected code"),
+                      ("bad-jbig2", "extraneous bytes after segment"), ("bad-j2k", "Stream too short")])
+    func damagedStreamsFail(name: String, words: String) throws {
+        let text = Self.message {
+            _ = try BookPlan(book: try Book.load(Self.pdf("messages/\(name)")), options: LayoutOptions()).renderSpread(at: 0)
+        }
+        #expect(text.contains("\(name).pdf:page 1: poppler: ") && text.contains(words) && !text.contains("\n"), "\(text)")
+    }
+
     /// A PDF of one page showing one JPEG across it, written here object by
     /// object: `page` and `image` add to those dictionaries, `content` to the
     /// page's content before the picture is drawn, `objects` are objects 6….

@@ -88,8 +88,23 @@ final class BookResults: Sendable {
             }
         }
         return BookRenderer.Outcome(book: plan.book.path, folder: writer.folder, written: written,
-                                    errors: errors + (writeError.map { [Self.stopped($0)] } ?? []) + finishErrors,
+                                    errors: Self.oneLine(errors) + (writeError.map { [Self.stopped($0)] } ?? []) + finishErrors,
                                     skipped: skipped)
+    }
+}
+
+extension BookResults {
+    /// A book's spread errors as its one line: the first (in file order,
+    /// naming its page and why), and how many more spreads failed (a
+    /// spread stops at its first page that fails). A PDF whose every page
+    /// is damaged is one line, not one a page.
+    static func oneLine(_ errors: [MihirakiError]) -> [MihirakiError] {
+        guard let first = errors.first else { return [] }
+        let more = errors.count - 1
+        guard more > 0 else { return [first] }
+        return [MihirakiError(first.code, path: first.path,
+                              first.message + " (and \(more) more spread\(more == 1 ? "" : "s") of this book failed)",
+                              underlying: first.underlying)]
     }
 }
 
