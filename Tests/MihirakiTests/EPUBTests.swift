@@ -161,6 +161,42 @@ struct EPUBTests {
         }
     }
 
+    /// The W3C EPUB tests' "embedded images svg" book: each spine item an
+    /// SVG document with an accessible `<title>` and `<desc>` beside its one
+    /// `<image>` (in ../images/), pre-paginated. It was refused as
+    /// reflowable for the words of its title; words an SVG draws (`<text>`)
+    /// still make a page of text.
+    @Test("SVG spine documents with a title and a description are pages of their picture; one that draws text is refused")
+    func svgWithTitleAndDescription() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let png = try Fixtures.solidPNG(width: 60, height: 90, [50])
+        func plate(_ letter: String, drawn: String = "") -> [UInt8] {
+            Array("""
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 60 90">
+                <title>\(letter) APPLE PIE</title>
+                <desc>The text on top of the page says "\(letter) DEALT IT".</desc>
+                <image xlink:href="../images/\(letter).png" width="60" height="90" />\(drawn)
+            </svg>
+            """.utf8)
+        }
+        let items = #"<item id="d" href="plates/D.svg" media-type="image/svg+xml" properties="rendition:page-spread-right"/>"#
+            + #"<item id="e" href="plates/E.svg" media-type="image/svg+xml"/>"#
+            + #"<item id="di" href="images/D.png" media-type="image/png"/><item id="ei" href="images/E.png" media-type="image/png"/>"#
+        let package = Array(Self.package(items: items, spine: #"<itemref idref="d"/><itemref idref="e"/>"#).utf8)
+        let files: [(String, [UInt8])] = [("OEBPS/images/D.png", png), ("OEBPS/images/E.png", png)]
+        let book = try Book.load(try Self.writeEPUB(folder, "svg.epub", package: package,
+                                                    files: files + [("OEBPS/plates/D.svg", plate("D")), ("OEBPS/plates/E.svg", plate("E"))]))
+        #expect(book.images.map(\.source) == ["OEBPS/images/D.png", "OEBPS/images/E.png"])
+        let texted = try Self.writeEPUB(folder, "text.epub", package: package,
+                                        files: files + [("OEBPS/plates/D.svg", plate("D")),
+                                                        ("OEBPS/plates/E.svg", plate("E", drawn: "<text x=\"5\" y=\"5\">E</text>"))])
+        #expect { _ = try Book.load(texted) } throws: { error in
+            let text = (error as? MihirakiError)?.description ?? "\(error)"
+            return text.contains("OEBPS/plates/E.svg") && text.contains("reflowable")
+        }
+    }
+
     /// Malformed XML exited 2 with `Malformed(reason: "missing name")` and no
     /// file named; an encrypted XHTML page with a percent-encoded URI was
     /// called reflowable.

@@ -181,25 +181,34 @@ final class EPUBSource: BookSource, Sendable {
         name.split(separator: ":").last.map(String.init) ?? name
     }
 
+    /// Elements whose text is never drawn: an SVG picture's accessible name
+    /// and description (`<title>`, `<desc>`, as the W3C EPUB tests' "embedded
+    /// images svg" pages carry), its metadata, and style and script.
+    static let undrawnText: Set<String> = ["title", "desc", "metadata", "style", "script"]
+
     /// The entry a document at `document` shows when its content is exactly one
     /// picture; `nil` for a document with text or several pictures (or one
     /// this scanner cannot read, which is taken for text).
     static func soleImage(in bytes: [UInt8], of document: String) throws -> String? {
         var scanner = XMLScanner(utf8(bytes))
         var images: [String] = []
-        var inBody = false, hasText = false
+        var inBody = false, hasText = false, undrawn = 0
         do {
             while let event = try scanner.next() {
                 switch event {
-                case .start(let name, let attributes, _):
+                case .start(let name, let attributes, let selfClosing):
                     let local = localName(name)
                     if local == "body" || local == "svg" { inBody = true }
+                    if undrawnText.contains(local) && !selfClosing { undrawn += 1 }
                     if local == "img", let source = attributes["src"] { images.append(source) }
-                    if local == "image", let source = attributes["xlink:href"] ?? attributes["href"] { images.append(source) }
+                    if local == "image", let source = attributes["xlink:href"] ?? attributes["href"]
+                        ?? attributes.first(where: { localName($0.key) == "href" })?.value {
+                        images.append(source)
+                    }
                 case .text(let text):
-                    if inBody && text.contains(where: { !$0.isWhitespace }) { hasText = true }
-                case .end:
-                    break
+                    if inBody && undrawn == 0 && text.contains(where: { !$0.isWhitespace }) { hasText = true }
+                case .end(let name):
+                    if undrawnText.contains(localName(name)) && undrawn > 0 { undrawn -= 1 }
                 }
             }
         } catch {
