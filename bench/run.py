@@ -14,13 +14,14 @@ folder. Thumbnail rows (x300: PNG, WebP and JPEG at quality 85) compare with
 libvips writing the same format. The books are also written with
 `--compression fast` (the fast part) against libvips's default. Last, `mihiraki serve` under wrk
 (bench/server.py). BENCH_ONLY=library (or books, fast, thumbs, webp, profile,
-scaling, compare, archive, server, workers, memory, catalog, pairing, cut, python, pdf, floor; comma-separated) runs only those parts.
+scaling, compare, archive, server, workers, memory, canvas, catalog, pairing, cut, python, pdf, floor; comma-separated) runs only those parts.
 The workers part (also run with server) sets rendering workers against in-process renders and the
 access log against --quiet (bench/server_workers.py); BENCH_EARLIER=PATH adds another build's --quiet.
 The floor part (also printed with thumbs) sets x300 PNG and WebP against their decode floor (bench/floor.py),
 with libvips in the same rounds.
 The memory part measures the server's peak RSS under new renders of 40 Mpx pages at
-the largest canvas (bench/memory.py). The catalog part serves 100,000 one-page books (bench/catalog.py). The
+the largest canvas (bench/memory.py); the canvas part, one render's peak RSS at each output format's
+largest canvas against the 1 GiB a render may use (bench/canvas_memory.py). The catalog part serves 100,000 one-page books (bench/catalog.py). The
 pdf part renders picture PDFs (img2pdf of the manga pages, 40 and 400) against their folders.
 """
 import os
@@ -345,6 +346,10 @@ def workers_bench():
     subprocess.run([sys.executable, os.path.join(HERE, "server_workers.py"), MIHIRAKI, WORK, str(RUNS)] + earlier, check=True)
 
 
+def canvas_memory_bench():
+    subprocess.run([sys.executable, os.path.join(HERE, "canvas_memory.py"), MIHIRAKI, WORK], check=True)
+
+
 def memory_bench():
     subprocess.run([sys.executable, os.path.join(HERE, "memory.py"), MIHIRAKI, WORK], check=True)
 
@@ -500,7 +505,7 @@ def main():
     tools = ["mihiraki", "vips", "pillow", "magick"]
     if os.environ.get("BENCH_TOOLS"):
         tools = os.environ["BENCH_TOOLS"].split(",")
-    parts = set((os.environ.get("BENCH_ONLY") or "books,thumbs,profile,scaling,compare,archive,library,server,memory,catalog,pairing,cut,python,pdf").split(","))
+    parts = set((os.environ.get("BENCH_ONLY") or "books,thumbs,profile,scaling,compare,archive,library,server,memory,canvas,catalog,pairing,cut,python,pdf").split(","))
     print(f"machine: {os.cpu_count()} CPUs, {open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}")
     if "books" in parts:
         for name in ("manga", "comic"):
@@ -535,6 +540,8 @@ def main():
         floor_bench()
     if "memory" in parts:
         memory_bench()
+    if "canvas" in parts:
+        canvas_memory_bench()
     if "catalog" in parts:
         catalog_bench()
     if "pairing" in parts:

@@ -15,6 +15,7 @@ extension SpreadFormat {
     /// Lossy or lossless AVIF.
     public static let avif = SpreadFormat(
         rawValue: "avif", name: "AVIF", fileExtension: "avif", aliases: [], mimeType: "image/avif", hasAlpha: true,
-        takesQuality: true, hasLosslessOption: true, writesGray: true, maximumSide: 65536, encoder: AVIFSpreadEncoder.self,
+        takesQuality: true, hasLosslessOption: true, writesGray: true, maximumSide: 65536,
+        bytesPerPixel: (opaque: 18, seeThrough: 20, lossless: 30), encoder: AVIFSpreadEncoder.self,
         unavailable: { mh_avif_unavailable().map { String(cString: $0) } })
 }

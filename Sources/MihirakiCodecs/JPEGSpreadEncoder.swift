@@ -16,5 +16,6 @@ extension SpreadFormat {
     /// Baseline JPEG, 4:2:0 (gray spreads: one component); no alpha.
     public static let jpeg = SpreadFormat(
         rawValue: "jpeg", name: "JPEG", fileExtension: "jpg", aliases: ["jpe", "jfif"], mimeType: "image/jpeg", hasAlpha: false,
-        takesQuality: true, hasLosslessOption: false, writesGray: true, maximumSide: 65500, encoder: JPEGSpreadEncoder.self)
+        takesQuality: true, hasLosslessOption: false, writesGray: true, maximumSide: 65500,
+        bytesPerPixel: (opaque: 6.5, seeThrough: 11, lossless: 6.5), encoder: JPEGSpreadEncoder.self)
 }

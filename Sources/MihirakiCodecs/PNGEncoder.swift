@@ -56,5 +56,6 @@ extension SpreadFormat {
     /// Lossless and exact; the default.
     public static let png = SpreadFormat(
         rawValue: "png", name: "PNG", fileExtension: "png", aliases: [], mimeType: "image/png", hasAlpha: true,
-        takesQuality: false, hasLosslessOption: false, writesGray: true, maximumSide: 65535, encoder: PNGEncoder.self)
+        takesQuality: false, hasLosslessOption: false, writesGray: true, maximumSide: 65535,
+        bytesPerPixel: (opaque: 7.5, seeThrough: 10, lossless: 7.5), encoder: PNGEncoder.self)
 }

@@ -27,6 +27,13 @@ public struct SpreadFormat: Hashable, Sendable, CaseIterable, CustomStringConver
     package let writesGray: Bool
     /// The longest side the format can hold.
     package let maximumSide: Int
+    /// Peak memory of drawing and writing one spread, in bytes per canvas
+    /// pixel: the canvas and everything its encoder holds beside it,
+    /// measured (`scripts/bench-memory`) and rounded up. `opaque` for an
+    /// opaque background, `seeThrough` for one with alpha (an RGBA canvas,
+    /// its straight copy, the encoder's alpha plane); lossless for
+    /// `--lossless`. ``largestCanvas(lossless:seeThrough:)`` follows.
+    package let bytesPerPixel: (opaque: Double, seeThrough: Double, lossless: Double)
     /// Why this build cannot write the format, or nil when it can.
     package var unavailableReason: String? { unavailable() }
 
@@ -35,6 +42,7 @@ public struct SpreadFormat: Hashable, Sendable, CaseIterable, CustomStringConver
 
     init(rawValue: String, name: String, fileExtension: String, aliases: [String] = [], mimeType: String, hasAlpha: Bool,
          takesQuality: Bool, hasLosslessOption: Bool, writesGray: Bool, maximumSide: Int,
+         bytesPerPixel: (opaque: Double, seeThrough: Double, lossless: Double),
          encoder: any SpreadFormatEncoder.Type, unavailable: @escaping @Sendable () -> String? = { nil }) {
         self.rawValue = rawValue
         self.name = name
@@ -46,8 +54,22 @@ public struct SpreadFormat: Hashable, Sendable, CaseIterable, CustomStringConver
         self.hasLosslessOption = hasLosslessOption
         self.writesGray = writesGray
         self.maximumSide = maximumSide
+        self.bytesPerPixel = bytesPerPixel
         self.encoder = encoder
         self.unavailable = unavailable
+    }
+
+    /// What one render may use: SPEC §6, no input (option values included)
+    /// makes one render use more than about 1 GiB.
+    package static let renderMemory = 1 << 30
+
+    /// The most pixels a canvas may have for one render of this format to
+    /// stay within ``renderMemory`` (100 MiB of it kept for the program,
+    /// the decoders and the pages).
+    package func largestCanvas(lossless: Bool, seeThrough: Bool) -> Int {
+        let perPixel = lossless && hasLosslessOption ? max(bytesPerPixel.lossless, seeThrough ? bytesPerPixel.seeThrough : 0)
+            : seeThrough ? bytesPerPixel.seeThrough : bytesPerPixel.opaque
+        return Int(Double(Self.renderMemory - 100 << 20) / perPixel)
     }
 
     /// Every format spreads can be written in, the default first. One line per format.

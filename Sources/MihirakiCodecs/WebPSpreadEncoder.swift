@@ -17,5 +17,6 @@ extension SpreadFormat {
     /// Lossy or lossless WebP.
     public static let webp = SpreadFormat(
         rawValue: "webp", name: "WebP", fileExtension: "webp", aliases: [], mimeType: "image/webp", hasAlpha: true,
-        takesQuality: true, hasLosslessOption: true, writesGray: false, maximumSide: 16383, encoder: WebPSpreadEncoder.self)
+        takesQuality: true, hasLosslessOption: true, writesGray: false, maximumSide: 16383,
+        bytesPerPixel: (opaque: 6.5, seeThrough: 28, lossless: 30), encoder: WebPSpreadEncoder.self)
 }

@@ -24,6 +24,29 @@ struct LimitsCLITests {
         #expect(plan.status == 2 && plan.stderr.contains("--max-pixels"), "\(plan.stderr)")
     }
 
+    /// A legal canvas took 2.4 GiB to draw and write as AVIF (20000×10000,
+    /// exactly --max-pixels), 1.2 GiB as PNG. Each format's measured cost per
+    /// pixel bounds the canvas to what one render may use (SPEC §6): past
+    /// it, one line before anything is read. scripts/bench-memory measures
+    /// the peak at each format's largest canvas.
+    @Test("A canvas whose one render would take more than 1 GiB in its format is a usage error naming the largest it takes",
+          arguments: [(["--format", "avif"], "AVIF"), (["--format", "png"], "PNG"), (["--format", "jpeg"], "JPEG"),
+                      (["--format", "png", "--background", "transparent", "--size", "12000x10000"], "PNG with a see-through background")])
+    func canvasOverMemory(flags: [String], kind: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let out = folder.path + "/out"
+        let size = flags.contains("--size") ? [] : ["--size", "20000x10000"]
+        let run = try mihiraki(["render", sample, "-o", out] + size + flags)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains("too large for one \(kind) image within 1 GiB"),
+                "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        // Under the limit, the same format plans.
+        let under = try mihiraki(["plan", sample, "--size", "6000x4000"] + flags.filter { $0 != "--size" && $0 != "12000x10000" })
+        #expect(under.status == 0, "\(under.stderr)")
+    }
+
     /// Found reviewing the server's query parameters: a derived canvas side
     /// was converted from Double to Int unchecked, so an absurd gap or size
     /// stopped the process with a fatal error (exit 132) — and a query

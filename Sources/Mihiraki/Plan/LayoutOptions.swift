@@ -121,6 +121,20 @@ public struct LayoutOptions: Sendable {
             throw MihirakiError(.usage, "page numbers start at 1 (got \(bad))")
         }
         try Self.check(encoding, width: canvasWidth, height: canvasHeight)
+        try Self.checkMemory(encoding, width: canvasWidth, height: canvasHeight, seeThrough: !background.isOpaque,
+                             what: "--size \(canvasWidth)x\(canvasHeight)")
+    }
+
+    /// Refuses a canvas whose one render would need more than
+    /// ``SpreadFormat/renderMemory`` in its format (SPEC §6), before
+    /// anything is read: the format's measured bytes per pixel.
+    static func checkMemory(_ encoding: SpreadEncoding, width: Int, height: Int, seeThrough: Bool, what: String) throws {
+        let format = encoding.format, lossless = encoding.lossless && format.hasLosslessOption
+        let largest = format.largestCanvas(lossless: lossless, seeThrough: seeThrough)
+        guard width * height > largest else { return }
+        let kind = (lossless ? "lossless " : "") + format.name + (seeThrough ? " with a see-through background" : "")
+        throw MihirakiError(.usage, "\(what) is too large for one \(kind) image within "
+                            + "\(SpreadFormat.renderMemory >> 30) GiB of memory (at most \(largest) pixels)")
     }
 
     /// Refuses settings the format cannot take, and a format this build cannot write.

@@ -75,8 +75,10 @@ public enum BookRenderer {
         if options.contactSheet {
             for plan in plans where plan.spreadCount > 0 {
                 let size = ContactSheet.size(spreads: plan.spreadCount, canvas: plan.canvas)
-                try LayoutOptions.checkCanvas(width: size.width, height: size.height,
-                                              maxPixels: plan.options.maxPixels, what: "the contact sheet of \(plan.book.name)")
+                let what = "the contact sheet of \(plan.book.name)"
+                try LayoutOptions.checkCanvas(width: size.width, height: size.height, maxPixels: plan.options.maxPixels, what: what)
+                try LayoutOptions.checkMemory(plan.options.encoding, width: size.width, height: size.height, seeThrough: false,
+                                              what: what + " (\(size.width)x\(size.height))")
             }
         }
         // No book to write (all failed to load, say): nothing is created.
