@@ -102,6 +102,29 @@ struct SplitAndCropTests {
         #expect(flat.cuts[1]?.split == PageCut.Split(x: 450, confidence: 500, reason: "middle"))
     }
 
+    /// Uniform noise was cut at x = 866, 803 or 778 and called a gutter
+    /// shadow (confidence 0.75–0.81): on noise every band has valleys deep
+    /// enough anywhere. The same noise under a page fully transparent was
+    /// cut at 778 too: the finder read pixels hidden under alpha. Nothing
+    /// marks either page's fold, so both are cut at the middle.
+    @Test("Uniform gray noise, and noise hidden under alpha, are cut at the middle, not at a shadow found in noise",
+          arguments: [(1, 255), (2, 255), (3, 255), (1, 0), (2, 0)])
+    func noiseIsNoMark(seed: UInt64, alpha: UInt8) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var image = PixelBuffer(width: 1600, height: 1000, channels: 4)
+        var random = SeededGenerator(seed: seed)
+        for i in 0..<(1600 * 1000) {
+            let value = UInt8(random.next() % 256)
+            for k in 0..<3 { image.pixels[4 * i + k] = value }
+            image.pixels[4 * i + 3] = alpha
+        }
+        try folder.write("noise/p1.png", try PNGEncoder.encode(image))
+        let noise = try plan(folder.path + "/noise") { $0.splitWide = .auto }
+        #expect(noise.cuts[1]?.split == PageCut.Split(x: 800, confidence: 500, reason: "middle"),
+                "\(String(describing: noise.cuts[1]?.split))")
+    }
+
     static func stepPage(fold: Int) throws -> [UInt8] {
         var image = PixelBuffer(width: 900, height: 600, channels: 1)
         var random = SeededGenerator(seed: 3)

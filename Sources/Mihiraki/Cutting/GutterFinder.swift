@@ -30,6 +30,10 @@ enum GutterFinder {
     static let shadowDepth = 4 * 16
     /// The least step in paper tone, in 1/16 levels.
     static let toneStep = 4 * 16
+    /// How many times its profile's roughness a valley must be deep: on a
+    /// page of noise every band has valleys ``shadowDepth`` deep anywhere,
+    /// and twelve of them line up by chance; a shadow is deep for its paper.
+    static let shadowOverRoughness = 4
 
     static func find(in image: PixelBuffer) -> Fold {
         let width = image.width, height = image.height
@@ -57,17 +61,22 @@ enum GutterFinder {
         let paper = p.paper.map { p.closed($0, radius: lines) }
         let total = p.smoothed((0..<p.columns.count).map { i in paper.reduce(0) { $0 + $1[i] } / paper.count }, radius: 1)
         let tolerance = max(3, p.width / 100)
+        // Roughness is read before closing, which flattens noise into plateaus.
+        let raw = (0..<p.columns.count).map { i in p.paper.reduce(0) { $0 + $1[i] } / p.paper.count }
+        let totalDepth = max(shadowDepth, shadowOverRoughness * p.roughness(raw))
+        let bandDepths = p.paper.map { max(shadowDepth, shadowOverRoughness * p.roughness($0)) }
         var best: [(band: Int, x: Int)] = []
         for x in low..<high {
             // A candidate is the lowest point within twice the tolerance, so a dip on a valley's side is not one.
             let window = max(p.columns.lowerBound, x - 2 * tolerance)..<min(p.columns.upperBound, x + 2 * tolerance + 1)
             guard window.allSatisfy({ total[p.index($0)] >= total[p.index(x)] }),
-                  let center = valley(total, p, in: x..<(x + 1), reach: 6 * radius, strictMinimum: true) else { continue }
+                  let center = valley(total, p, in: x..<(x + 1), reach: 6 * radius, depth: totalDepth, strictMinimum: true)
+            else { continue }
             var positions: [(band: Int, x: Int)] = []
             for band in 0..<bands {
                 let around = max(p.columns.lowerBound + 1, center - tolerance)..<min(p.columns.upperBound - 1, center + tolerance + 1)
                 // The band's own valley: its bottom inside the window, not on a slope that leaves it.
-                guard let found = valley(paper[band], p, in: around, reach: 6 * radius, strictMinimum: true),
+                guard let found = valley(paper[band], p, in: around, reach: 6 * radius, depth: bandDepths[band], strictMinimum: true),
                       abs(found - center) <= tolerance else { continue }
                 // The bottom itself from the band's own level, lightly smoothed: closing would move an uneven valley's.
                 let own = p.smoothed(p.paper[band], radius: 2)
@@ -190,8 +199,14 @@ enum GutterFinder {
                     for (r, y) in rows.enumerated() {
                         for i in 0..<count {
                             let base = y * rowBytes + (columns.lowerBound + i) * channels
-                            let gray = channels < 3 ? Int(pixels[base]) * 256
+                            var gray = channels < 3 ? Int(pixels[base]) * 256
                                 : 77 * Int(pixels[base]) + 150 * Int(pixels[base + 1]) + 29 * Int(pixels[base + 2])
+                            // Only what shows: a see-through pixel is read over white paper, so
+                            // what lies hidden under alpha never marks a fold.
+                            if channels == 2 || channels == 4 {
+                                let alpha = Int(pixels[base + channels - 1])
+                                gray = (gray * alpha + 255 * 256 * (255 - alpha)) / 255
+                            }
                             values[i * Self.rowsPerBand + r] = UInt8(gray >> 8)
                         }
                     }
@@ -219,6 +234,15 @@ enum GutterFinder {
                 }
             }
             return slide(slide(profile, max), min)
+        }
+
+        /// How much `profile` moves from one column to the next, typically:
+        /// the median of its neighbours' differences. A page's paper and a
+        /// smooth shadow move by a level or less; noise, by tens.
+        func roughness(_ profile: [Int]) -> Int {
+            guard profile.count > 1 else { return 0 }
+            let steps = (1..<profile.count).map { abs(profile[$0] - profile[$0 - 1]) }.sorted()
+            return steps[steps.count / 2]
         }
 
         /// A box mean of `profile` of `2·radius + 1` columns (fewer at the ends).
