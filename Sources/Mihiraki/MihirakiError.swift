@@ -48,9 +48,10 @@ public struct MihirakiError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    /// `path: message`, on one line.
+    /// `path: message`, on one line; a path's bytes that are not UTF-8
+    /// shown as `\xFF`.
     public var description: String {
-        let line = path.map { "\($0): \(message)" } ?? message
+        let line = path.map { "\(PathBytes.shown($0)): \(message)" } ?? message
         return line.replacingOccurrences(of: "\n", with: " ")
     }
 }

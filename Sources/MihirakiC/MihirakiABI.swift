@@ -146,7 +146,7 @@ public func mihiraki_options_json() -> UnsafeMutablePointer<CChar> {
 public func mihiraki_book_open(_ path: UnsafePointer<CChar>?, _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> OpaquePointer? {
     do {
         guard let path else { throw MihirakiError(.usage, "no path given") }
-        let handle = BookHandle(try Book.load(String(cString: path)))
+        let handle = BookHandle(try Book.load(FileSystem.path(cString: path)))
         return OpaquePointer(Unmanaged.passRetained(handle).toOpaque())
     } catch {
         fail(error, errorOut)
@@ -235,12 +235,12 @@ public func mihiraki_render(_ paths: UnsafePointer<UnsafePointer<CChar>?>?, _ pa
         guard let output, let paths, pathCount > 0 else { throw MihirakiError(.usage, "no book or no output folder given") }
         let books = try (0..<pathCount).map { index -> String in
             guard let path = paths[index] else { throw MihirakiError(.usage, "book \(index) has no path") }
-            return String(cString: path)
+            return FileSystem.path(cString: path)
         }
         var run = RunOptions()
         run.jobs = jobs > 0 ? Int(jobs) : ProcessInfo.processInfo.activeProcessorCount
         let planned = BookRenderer.plan(books, options: try options(names, values, count), run: run)
-        let outcomes = try BookRenderer.render(planned.plans, into: String(cString: output), options: run)
+        let outcomes = try BookRenderer.render(planned.plans, into: FileSystem.path(cString: output), options: run)
         // One outcome per book given, in order: planned and rendered, or the reason it was not.
         var rows: [[String: Any]] = books.map { ["book": $0, "written": [String](), "error": NSNull()] }
         let failedIndices = books.indices.filter { !planned.pathIndices.contains($0) }
@@ -270,9 +270,9 @@ public func mihiraki_compare(_ expected: UnsafePointer<CChar>?, _ actual: Unsafe
         guard let expected, let actual else { throw MihirakiError(.usage, "compare needs two paths") }
         var options = ImageComparator.Options()
         options.threshold = threshold
-        options.reportFolder = report.map { String(cString: $0) }
+        options.reportFolder = report.map { FileSystem.path(cString: $0) }
         try options.validate()
-        let first = String(cString: expected), second = String(cString: actual)
+        let first = FileSystem.path(cString: expected), second = FileSystem.path(cString: actual)
         var isFolder: ObjCBool = false
         let folders = FileManager.default.fileExists(atPath: first, isDirectory: &isFolder) && isFolder.boolValue
         let comparisons = folders

@@ -31,7 +31,7 @@ package final class ArchiveReader {
     /// - Throws: `CodecError` naming what is wrong.
     package init(path: String) throws {
         var error = mh_error()
-        guard let archive = mh_archive_open(path, &error) else { throw CodecError(error) }
+        guard let archive = PathBytes.withCString(path, { mh_archive_open($0, &error) }) else { throw CodecError(error) }
         self.archive = archive
     }
 

@@ -48,7 +48,7 @@ package final class PDFReader: @unchecked Sendable {
     package init(path: String) throws(OpenFailure) {
         var info = mh_pdf_info(), status: Int32 = 0
         var message = [CChar](repeating: 0, count: 512)
-        guard let document = mh_pdf_open(path, &info, &status, &message, message.count) else {
+        guard let document = PathBytes.withCString(path, { mh_pdf_open($0, &info, &status, &message, message.count) }) else {
             throw Int(status) == MH_PDF_ENCRYPTED ? .encrypted : .damaged(String(terminated: message))
         }
         self.document = document

@@ -143,8 +143,7 @@ final class BookCatalog: Sendable {
         var modified: Int, modifiedNanoseconds: Int, changed: Int, changedNanoseconds: Int
 
         init?(_ path: String) {
-            var info = stat()
-            guard stat(path, &info) == 0 else { return nil }
+            guard let info = FileSystem.status(path) else { return nil }
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
             (modified, modifiedNanoseconds) = (info.st_mtim.tv_sec, info.st_mtim.tv_nsec)
@@ -229,8 +228,7 @@ final class BookCatalog: Sendable {
         var files: [String] = [], folders: [String] = []
         for name in ((try? FileSystem.list(folder)) ?? []).sorted() where !name.hasPrefix(".") {
             let path = folder + "/" + name
-            var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
+            guard let info = FileSystem.status(path, followingLinks: false) else { continue }
             if info.st_mode & S_IFMT == S_IFREG {
                 files.append(name)
                 continue
@@ -284,8 +282,7 @@ final class BookCatalog: Sendable {
     /// modification time, and its inode change time (ctime), which `utime`
     /// cannot set back, with its inode (a file replaced by another).
     private static func stamp(_ path: String) -> String {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return "?" }
+        guard let info = FileSystem.status(path) else { return "?" }
         return "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) "
             + "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec) \(info.st_ino)"
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Mihiraki
 import MihirakiProcess
 #if canImport(Glibc)
 import Glibc
@@ -82,7 +83,7 @@ enum SupervisedChild {
         posix_spawn_file_actions_adddup2(&actions, events[1], eventsDescriptor)
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
         var pid: pid_t = 0
-        let spawned = withCStrings(CommandLine.arguments) { argv in
+        let spawned = withCStrings(FileSystem.arguments) { argv in
             withCStrings(environment.map { "\($0.key)=\($0.value)" }) { envp in
                 posix_spawn(&pid, "/proc/self/exe", &actions, nil, argv, envp)
             }
@@ -185,7 +186,7 @@ enum SupervisedChild {
 
     /// Calls `body` with a NULL-terminated array of C strings.
     private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
-        let pointers = strings.map { strdup($0) } + [nil]
+        let pointers = strings.map { FileSystem.duplicate($0) } + [nil]
         defer { pointers.forEach { free($0) } }
         return body(pointers)
     }

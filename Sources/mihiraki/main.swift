@@ -41,13 +41,13 @@ func unknownCommand(_ arguments: [String]) -> String? {
     return "unknown command '\(first)'\(hint); the commands are \(commands.dropLast().joined(separator: ", "))"
 }
 
-if let message = unknownCommand(Array(CommandLine.arguments.dropFirst())) {
+if let message = unknownCommand(Array(FileSystem.arguments.dropFirst())) {
     printError(message)
     Foundation.exit(2)
 }
 
 do {
-    var command = try MihirakiCommand.parseAsRoot(LayoutFlags.withOptionalValues(Array(CommandLine.arguments.dropFirst())))
+    var command = try MihirakiCommand.parseAsRoot(LayoutFlags.withOptionalValues(Array(FileSystem.arguments.dropFirst())))
     if var serving = command as? any AsyncParsableCommand {
         try await runAsync(&serving)
     } else {

@@ -61,6 +61,35 @@ struct BookKindsServedTests {
         }
     }
 
+    /// A ROOT holding `good/` and `bad\xFFname/` listed only `good`, without
+    /// a word, and `bad%FFname` was 400: an id is the path's exact bytes.
+    @Test("A book folder whose name is not UTF-8 is listed, its url the bytes percent-encoded, and served")
+    func undecodableBookName() async throws {
+        try await onOwnThread {
+            let folder = try TemporaryFolder("mihiraki-kinds")
+            defer { folder.remove() }
+            let page = try Fixtures.solidPNG(width: 60, height: 90, [120])
+            _ = try folder.write("root/good/p1.png", page)
+            let bad = Array((folder.path + "/root/bad").utf8) + [0xFF] + Array("name".utf8)
+            _ = (bad + [0]).withUnsafeBufferPointer { mkdir(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), 0o755) }
+            let file = bad + Array("/p1.png".utf8) + [0]
+            let fd = file.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644) }
+            try #require(fd >= 0)
+            _ = page.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            let server = try RunningServer(root: folder.path + "/root", ["--quiet"])
+            defer { server.stop() }
+            let list = try httpGet(server, "/api/books")
+            let books = (try JSONSerialization.jsonObject(with: list.body) as? [String: Any])?["books"] as? [[String: Any]] ?? []
+            #expect(Set(books.compactMap { $0["url"] as? String }) == ["/api/books/good", "/api/books/bad%FFname"], "\(list.text)")
+            let spread = try httpGet(server, "/api/books/bad%FFname/spreads/1.png?size=x100")
+            #expect(spread.status == 200, "\(spread.text.prefix(300))")
+            #expect(spread.body == (try httpGet(server, "/api/books/good/spreads/1.png?size=x100")).body)
+            let manifest = try httpGet(server, "/api/books/bad%FFname/manifest")
+            #expect(manifest.text.contains(#""book": "bad\\xFFname""#), "\(manifest.text.prefix(200))")
+        }
+    }
+
     @Test("Nothing a tar or 7z book unpacks outlives the process, however it ends: served in-process and stopped, or killed mid-render",
           arguments: ["SIGTERM", "SIGKILL"])
     func nothingLeftBehind(signal: String) async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Mihiraki
 import MihirakiTestSupport
 import Testing
 
@@ -41,22 +42,44 @@ struct HostileInputCLITests {
         #expect(FileManager.default.fileExists(atPath: folder.path + "/out/sample-book/manifest.json"))
     }
 
-    @Test("A page whose name is not valid UTF-8 fails its book naming the page by its escaped bytes")
-    func undecodableName() throws {
+    /// Linux names are bytes. A page whose name is not UTF-8 failed its
+    /// book; a book folder so named was "no such file or folder" (the
+    /// arguments' bytes were replaced), and the server left it out of its
+    /// list without a word. Paths are bytes end to end (PathBytes), and
+    /// messages show such a name escaped.
+    @Test("Names that are not UTF-8: the page is read, the book is planned and rendered by its exact bytes, messages show them escaped")
+    func undecodableNames() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let page = try Fixtures.solidPNG(width: 30, height: 40, [9])
-        for i in [1, 3, 4] { try folder.write("book/p\(i).png", page) }
-        // p2\xff\xfe.png, as Python's os.fsencode would make it.
-        let bad = Array((folder.path + "/book/p2").utf8) + [0xFF, 0xFE] + Array(".png".utf8) + [0]
-        let fd = bad.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self),
-                                                    O_CREAT | O_WRONLY, 0o644) }
-        try #require(fd >= 0)
-        _ = page.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        let run = try mihiraki(["plan", folder.path + "/book"])
-        #expect(run.status == 1)
-        #expect(run.stderr == "mihiraki: \(folder.path)/book/p2\\xFF\\xFE.png: the file name is not valid UTF-8; rename the file to read this book\n")
+        // book\xFF/p1.png and book\xFF/p2\xFF\xFE.png, as Python's os.fsencode would make them.
+        let book = Array((folder.path + "/book").utf8) + [0xFF]
+        func create(_ bytes: [UInt8], directory: Bool = false) {
+            let path = bytes + [0]
+            path.withUnsafeBufferPointer { raw in
+                let name = UnsafeRawPointer(raw.baseAddress!).assumingMemoryBound(to: CChar.self)
+                if directory { mkdir(name, 0o755) } else {
+                    let fd = open(name, O_CREAT | O_WRONLY, 0o644)
+                    _ = page.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                    close(fd)
+                }
+            }
+        }
+        create(book, directory: true)
+        create(book + Array("/p1.png".utf8))
+        create(book + Array("/p2".utf8) + [0xFF, 0xFE] + Array(".png".utf8))
+        let shell = "/bin/sh"
+        let plan = try runTool(shell, ["-c", "exec \"$0\" plan --json \"$(printf '%s/book\\377' \"$1\")\"", try mihirakiPath(), folder.path])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        #expect(plan.stdout.contains(#""book": "book\\xFF""#) && plan.stdout.contains(#""source": "p2\\xFF\\xFE.png""#), "\(plan.stdout)")
+        let render = try runTool(shell, ["-c", "exec \"$0\" render \"$(printf '%s/book\\377' \"$1\")\" -o \"$1/out\" --size x50 --quiet",
+                                         try mihirakiPath(), folder.path])
+        #expect(render.status == 0, "\(render.stderr)")
+        let written = try FileSystem.list(folder.path + "/out")
+        #expect(written.map { FileSystem.bytes(ofPath: $0) } == [Array("book".utf8) + [0xFF]], "\(written)")
+        let missing = try runTool(shell, ["-c", "exec \"$0\" plan \"$(printf '%s/nope\\377' \"$1\")\"", try mihirakiPath(), folder.path])
+        #expect(missing.status == 1 || missing.status == 2)
+        #expect(missing.stderr == "mihiraki: \(folder.path)/nope\\xFF: no such file or folder\n", "\(missing.stderr)")
     }
 
     @Test("An output folder reached through a link into the book is refused, and nothing is created in the book")

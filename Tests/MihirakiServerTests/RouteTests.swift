@@ -171,7 +171,8 @@ struct RouteTests {
             ("/api/books/Series%20A%2F%2Fvol1/manifest", 400),
             ("/api/books/vol1%00/manifest", 400),
             ("/api/books/..%5C..%5Cetc/manifest", 400),
-            ("/api/books/%C0%AE%C0%AE%2Fetc/manifest", 400),
+            // Bytes C0 AE are a name like any other to Linux (never "."): no such book.
+            ("/api/books/%C0%AE%C0%AE%2Fetc/manifest", 404),
             ("/api/books/bad%zzid/manifest", 400),
             ("/api/books/escape/manifest", 404),
             ("/api/books/nothing-here/manifest", 404),

@@ -16,8 +16,22 @@ struct ServerPartsTests {
         #expect(try BookID.decode(Substring(BookID.encode(id))) == id, "encode and decode are inverse")
     }
 
+    /// An id is a path's exact bytes (SPEC §7b): `bad%FFname` names the
+    /// folder whose name holds byte 0xFF, and `%C0%AE` the file named by
+    /// those two bytes (an overlong spelling of `.` in broken UTF-8
+    /// decoders, but a name like any other to Linux, never `.`).
+    @Test("Ids whose bytes are not UTF-8 decode to those exact bytes, and encode back to them",
+          arguments: [("bad%FFname", Array("bad".utf8) + [0xFF] + Array("name".utf8)), ("%C0%AE", [0xC0, 0xAE]),
+                      ("a%2F%E6%9C%AC%FE", [0x61, 0x2F, 0xE6, 0x9C, 0xAC, 0xFE])])
+    func byteIDs(encoded: String, bytes: [UInt8]) throws {
+        let id = try BookID.decode(Substring(encoded))
+        #expect(FileSystem.bytes(ofPath: id) == bytes)
+        #expect(BookID.encode(id) == encoded.replacingOccurrences(of: "%E6%9C%AC", with: "%E6%9C%AC"))
+        #expect(try BookID.decode(Substring(BookID.encode(id))) == id)
+    }
+
     @Test("Everything else is refused", arguments: [
-        "", "..", ".", "%2E%2E", "a%2F..%2Fb", "%2Fetc", "a%2F%2Fb", "a%2F", "%00", "a%5Cb", "%zz", "%4", "%C0%AE",
+        "", "..", ".", "%2E%2E", "a%2F..%2Fb", "%2Fetc", "a%2F%2Fb", "a%2F", "%00", "a%5Cb", "%zz", "%4",
         "%2525", "%252E%252E", "a%2F.%2Fb",
     ])
     func badIDs(encoded: String) {

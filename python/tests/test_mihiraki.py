@@ -262,3 +262,19 @@ def test_docstrings_and_options_come_from_the_option_table():
     for option in table:
         keyword = option["name"].replace("-", "_")
         assert f"{keyword}=" in mihiraki.Book.plan.__doc__ and f"{keyword}=" in mihiraki.render.__doc__
+
+
+def test_a_path_that_is_not_utf8_opens_by_its_bytes(tmp_path):
+    """Linux names are bytes: a book folder named b'd\\xff' opens from that
+    path as bytes (and as the str os.fsdecode makes of it), and an error
+    shows such a name escaped."""
+    folder = os.fsencode(str(tmp_path)) + b"/d\xff"
+    os.mkdir(folder)
+    sample = os.path.join(os.path.dirname(__file__), "..", "..", "TestImages", "sample-book")
+    for name in ("page1.jpg", "page3.jpg"):
+        shutil.copy(os.path.join(sample, name), os.fsdecode(folder) + "/" + name)
+    assert mihiraki.open(folder).pages == 2
+    assert mihiraki.open(os.fsdecode(folder)).pages == 2
+    with pytest.raises(mihiraki.BookError) as error:
+        mihiraki.open(os.fsencode(str(tmp_path)) + b"/nope\xfe")
+    assert str(error.value) == f"{tmp_path}/nope\\xFE: no such file or folder"

@@ -39,12 +39,8 @@ struct FolderSource: BookSource {
 
     private func walk(_ folder: String, prefix: String, into files: inout [String], walked: inout Set<FileSystem.Identity>,
                       repeated: inout [String]) throws {
-        // A name Mihiraki cannot hold would be a page lost without a word: the book fails, naming it.
-        let names = try FileSystem.list(folder) { name in
-            if name.hasPrefix(".") { return }  // dot-files are skipped whatever their names
-            throw MihirakiError(.badBook, path: displayPath(prefix + name),
-                                "the file name is not valid UTF-8; rename the file to read this book")
-        }
+        // Every name with its exact bytes (PathBytes): one that is not UTF-8 is a page like any other.
+        let names = try FileSystem.list(folder)
         for name in names.sorted() {
             let path = folder + "/" + name
             let entry = FileSystem.entry(path)

@@ -135,7 +135,7 @@ final class SequentialArchiveSource: BookSource, Sendable {
         let file = try ScratchFile()
         var places: [Int: (offset: Int, size: Int)] = [:]
         var info = stat()
-        let archiveSize = stat(path, &info) == 0 ? Int(info.st_size) : 0
+        let archiveSize = PathBytes.withCString(path, { stat($0, &info) }) == 0 ? Int(info.st_size) : 0
         let entryLimit = Int(ZIPSource.maxEntryBytes)
         let budget = max(unpackFloor, archiveSize > Int.max / unpackRatio ? Int.max : archiveSize * unpackRatio)
         var unpacked = 0

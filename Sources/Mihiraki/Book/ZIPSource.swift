@@ -31,7 +31,17 @@ final class ZIPSource: BookSource, Sendable {
         self.path = path
         let archive: Archive
         do {
-            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+            // ZIPFoundation opens its file by a String path once, at the start: a
+            // name that is not UTF-8 (PathBytes) is given as this process's
+            // descriptor of it, which opens the same file.
+            if PathBytes.bytes(path) == Array(path.utf8) {
+                archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+            } else {
+                let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
+                guard fd >= 0 else { throw MihirakiError(.io, path: path, "cannot open: \(FileSystem.errnoText())") }
+                defer { close(fd) }
+                archive = try Archive(url: URL(fileURLWithPath: "/proc/self/fd/\(fd)"), accessMode: .read)
+            }
         } catch {
             throw MihirakiError(.badBook, path: path, "not a readable ZIP archive", underlying: error)
         }

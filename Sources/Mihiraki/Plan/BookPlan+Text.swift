@@ -1,4 +1,5 @@
 import MihirakiCore
+import MihirakiCodecs
 
 extension BookPlan {
     /// `plan`'s text form: one line per spread, such as `[x|1]`.
@@ -10,7 +11,7 @@ extension BookPlan {
     /// (`# direction rtl (ComicInfo.xml)`, `# page 7 wide (page size): p7.jpg`).
     public var explanation: String {
         if cutsAtRender != nil { return settled.explanation }
-        var lines = ["# book \(book.name): \(pages.count) pages, \(entries.count) spreads"]
+        var lines = ["# book \(PathBytes.shown(book.name)): \(pages.count) pages, \(entries.count) spreads"]
         lines.append("# direction \(decisions.direction.rawValue) (\(decisions.directionOrigin.rawValue))")
         lines.append("# cover \(decisions.cover.rawValue) (\(decisions.coverOrigin.rawValue))")
         for page in decisions.wide.keys.sorted() {

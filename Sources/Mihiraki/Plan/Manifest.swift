@@ -1,4 +1,5 @@
 import Foundation
+import MihirakiCodecs
 import MihirakiCore
 
 /// The `manifest.json` of a rendered book, and the document `plan --json`
@@ -159,7 +160,7 @@ public struct Manifest: Codable, Equatable, Sendable {
     public var json: String {
         let json = JSONWriter()
         json.object {
-            json.key("book"); json.string(book)
+            json.key("book"); json.string(PathBytes.shown(book))
             json.key("canvas")
             json.object(inline: true) {
                 json.key("width"); json.number(canvas.width)
@@ -211,7 +212,7 @@ public struct Manifest: Codable, Equatable, Sendable {
             json.key("side"); json.string(slot.side)
             json.key("page")
             if let page = slot.page { json.number(page) } else { json.null() }
-            if let source = slot.source { json.key("source"); json.string(source) }
+            if let source = slot.source { json.key("source"); json.string(PathBytes.shown(source)) }
             if let blank = slot.blank { json.key("blank"); json.bool(blank) }
             json.key("rect"); json.numbers(slot.rect)
             if let half = slot.half { json.key("half"); json.string(half) }

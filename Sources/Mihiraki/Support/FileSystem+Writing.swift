@@ -15,7 +15,7 @@ extension FileSystem {
         for component in path.split(separator: "/") {
             current += (current.isEmpty || current.hasSuffix("/") ? "" : "/") + component
             if kind(current) == .directory { continue }
-            if mkdir(current, 0o755) != 0 && errno != EEXIST {
+            if PathBytes.withCString(current, { mkdir($0, 0o755) }) != 0 && errno != EEXIST {
                 throw MihirakiError(.io, path: current, "cannot create folder: \(errnoText())")
             }
         }
@@ -35,10 +35,10 @@ extension FileSystem {
             guard let owner = temporaryOwner(name) else { continue }
             let path = folder + "/" + name
             var info = stat()
-            guard stat(path, &info) == 0 else { continue }
+            guard PathBytes.withCString(path, { stat($0, &info) }) == 0 else { continue }
             let age = Double(time(nil) - info.st_mtim.tv_sec)
             let orphaned = (owner.host ?? host) == host && !mayBeWriting(owner.pid, since: Int(info.st_mtim.tv_sec))
-            if orphaned || age > staleAge { unlink(path) }
+            if orphaned || age > staleAge { remove(path) }
         }
     }
 
@@ -124,13 +124,15 @@ extension FileSystem {
         let dir = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let temp = dir + "/" + temporaryName(for: name)
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd = PathBytes.withCString(temp) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw MihirakiError(.io, path: path, "cannot write: \(errnoText())") }
         var failure = bytes.withUnsafeBytes { writeAll(fd, $0) }
         if close(fd) != 0 && failure == 0 { failure = errno }
-        if failure == 0 && rename(temp, path) != 0 { failure = errno }
+        if failure == 0 && PathBytes.withCString(temp, { from in PathBytes.withCString(path) { rename(from, $0) } }) != 0 {
+            failure = errno
+        }
         if failure != 0 {
-            unlink(temp)
+            remove(temp)
             throw MihirakiError(.io, path: path, "cannot write: \(errnoText(failure))")
         }
     }

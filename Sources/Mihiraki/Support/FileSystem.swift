@@ -13,20 +13,48 @@ private let systemRead = Darwin.read
 package enum FileSystem {
     package static func errnoText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
 
+    /// This program's arguments with their exact bytes (``PathBytes``):
+    /// `CommandLine.arguments` replaces bytes that are not UTF-8, so a book
+    /// named `d\xFF` would be looked for as `d\u{FFFD}`.
+    package static var arguments: [String] {
+        (0..<Int(CommandLine.argc)).map { CommandLine.unsafeArgv[$0].map { PathBytes.string(cString: $0) } ?? "" }
+    }
+
+    /// A copy of `text` as a C string with its exact bytes (free it with
+    /// `free`): what passes ``arguments`` on to another program.
+    package static func duplicate(_ text: String) -> UnsafeMutablePointer<CChar>? {
+        PathBytes.withCString(text) { strdup($0) }
+    }
+
+    /// `stat` (or, not following a link, `lstat`) of `path` by its exact bytes; nil when it fails.
+    package static func status(_ path: String, followingLinks: Bool = true) -> stat? {
+        var info = stat()
+        let result = PathBytes.withCString(path) { followingLinks ? stat($0, &info) : lstat($0, &info) }
+        return result == 0 ? info : nil
+    }
+
+    /// A path from its exact bytes, and back (``PathBytes``).
+    package static func path<C: Collection>(bytes: C) -> String where C.Element == UInt8 { PathBytes.string(bytes) }
+    package static func bytes(ofPath path: String) -> [UInt8] { PathBytes.bytes(path) }
+    package static func path(cString: UnsafePointer<CChar>) -> String { PathBytes.string(cString: cString) }
+
+    /// A path or name as a person reads it: bytes that are not UTF-8 as `\xFF`.
+    package static func shown(_ path: String) -> String { PathBytes.shown(path) }
+
     /// The path with every symbolic link resolved, or nil when it does not exist.
     package static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
+        guard let resolved = PathBytes.withCString(path, { realpath($0, nil) }) else { return nil }
         defer { free(resolved) }
-        return String(cString: resolved)
+        return PathBytes.string(cString: resolved)
     }
 
     /// Refuses `path` unless, links resolved, it is `folder` (already
     /// resolved) or inside it. A path that cannot be resolved is refused
     /// too, for why (it may open where its resolved form could not be checked).
     package static func confine(_ path: String, to folder: String) throws {
-        guard let resolved = realpath(path, nil) else { throw openError(path, errno) }
+        guard let resolved = PathBytes.withCString(path, { realpath($0, nil) }) else { throw openError(path, errno) }
         defer { free(resolved) }
-        guard isWithin(String(cString: resolved), folder) else {
+        guard isWithin(PathBytes.string(cString: resolved), folder) else {
             throw MihirakiError(.io, path: path, "leaves the served folder (a symbolic link outside it)")
         }
     }
@@ -34,7 +62,7 @@ package enum FileSystem {
     /// Why `path` cannot be opened, from `code` (an `errno`).
     private static func openError(_ path: String, _ code: Int32) -> MihirakiError {
         var link = stat()
-        if code == ENOENT && lstat(path, &link) == 0 {
+        if code == ENOENT && PathBytes.withCString(path, { lstat($0, &link) }) == 0 {
             return MihirakiError(.io, path: path, "a symbolic link to a file that does not exist")
         }
         return MihirakiError(.io, path: path, "cannot open: \(errnoText(code))")
@@ -102,7 +130,7 @@ package enum FileSystem {
     /// read until some writer came (so it is opened without waiting), and a
     /// device such as `/dev/zero` would never end.
     package static func openFile(_ path: String) throws -> (fd: Int32, size: Int) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else { throw openError(path, errno) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
@@ -160,13 +188,13 @@ package enum FileSystem {
     /// The identity of what `path` names (links followed), or nil when it cannot be read.
     package static func identity(_ path: String) -> Identity? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard PathBytes.withCString(path, { stat($0, &info) }) == 0 else { return nil }
         return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     package static func kind(_ path: String) -> Kind {
         var info = stat()
-        guard stat(path, &info) == 0 else { return .missing }
+        guard PathBytes.withCString(path, { stat($0, &info) }) == 0 else { return .missing }
         return kind(of: info.st_mode)
     }
 
@@ -183,55 +211,31 @@ package enum FileSystem {
     /// for a link.
     package static func entry(_ path: String) -> (kind: Kind, identity: Identity?, isLink: Bool) {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return (.missing, nil, false) }
+        guard PathBytes.withCString(path, { lstat($0, &info) }) == 0 else { return (.missing, nil, false) }
         let isLink = info.st_mode & S_IFMT == S_IFLNK
-        if isLink && stat(path, &info) != 0 { return (.missing, nil, true) }
+        if isLink && PathBytes.withCString(path, { stat($0, &info) }) != 0 { return (.missing, nil, true) }
         return (kind(of: info.st_mode), Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)), isLink)
     }
 
-    /// Names in a directory, without `.` and `..`. A name that is not valid
-    /// UTF-8 cannot be held in a `String` that opens the file again, so it is
-    /// not listed: it goes to `undecodable` instead, its bad bytes escaped
-    /// (`p2\xFF\xFE.png`), and that may throw.
-    package static func list(_ path: String, undecodable: ((String) throws -> Void)? = nil) throws -> [String] {
-        guard let dir = opendir(path) else {
+    /// Names in a directory, without `.` and `..`, each with its exact
+    /// bytes (``PathBytes``: a name that is not valid UTF-8 is listed too).
+    package static func list(_ path: String) throws -> [String] {
+        guard let dir = PathBytes.withCString(path, { opendir($0) }) else {
             throw MihirakiError(.io, path: path, "cannot read folder: \(errnoText())")
         }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
-            guard let name = String(validating: bytes, as: UTF8.self) else {
-                try undecodable?(escaped(bytes))
-                continue
-            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { PathBytes.string($0.prefix(while: { $0 != 0 })) }
             if name != "." && name != ".." { names.append(name) }
         }
         return names
-    }
-
-    /// A file name's bytes as text: valid UTF-8 as it is, every other byte as `\xHH`.
-    static func escaped(_ bytes: [UInt8]) -> String {
-        var text = "", start = 0
-        while start < bytes.count {
-            // The longest valid prefix goes as text; one bad byte is escaped.
-            var end = bytes.count
-            while end > start, String(validating: bytes[start..<end], as: UTF8.self) == nil { end -= 1 }
-            if end > start {
-                text += String(decoding: bytes[start..<end], as: UTF8.self)
-                start = end
-            } else {
-                text += "\\x" + String(bytes[start], radix: 16, uppercase: true).leftPadded(to: 2)
-                start += 1
-            }
-        }
-        return text
     }
 }
 
 extension FileSystem {
     /// Removes a file; a file that is already gone is not an error.
-    static func remove(_ path: String) { unlink(path) }
+    static func remove(_ path: String) { _ = PathBytes.withCString(path) { unlink($0) } }
 
     /// Up to `count` leading bytes of a file (fewer only when the file is shorter).
     static func readPrefix(_ path: String, count: Int) throws -> [UInt8] {
@@ -253,7 +257,9 @@ extension FileSystem {
     /// The last `count` bytes (all of them in a shorter file).
     static func readTail(_ path: String, count: Int) throws -> [UInt8] {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw MihirakiError(.io, path: path, "cannot stat: \(errnoText())") }
+        guard PathBytes.withCString(path, { stat($0, &info) }) == 0 else {
+            throw MihirakiError(.io, path: path, "cannot stat: \(errnoText())")
+        }
         let size = Int(info.st_size)
         return try readRange(path, offset: max(0, size - count), count: min(count, size))
     }
