@@ -20,8 +20,19 @@ writes three books and their labels:
 - OUT/pairs/  two-page artworks cut in two, each half scanned with its own
   borders; read with --cover paired, pages 2k-1 and 2k share a spread.
 
+- OUT/joined/ wide pages of two pages scanned apart and joined side by side
+  (the families of real books that fell short): no fold shadow; the seam is
+  two paper tones a few levels apart, two margins, each page with its own
+  brightness, noise and a few rows' shift, and in some a picture running
+  across the seam, broken there by the two scans.
+- OUT/stroke/ bordered pages whose art is dark with light strokes (lines,
+  hatching, speed lines) that run to the art's edge, inside a border of the
+  strokes' own colour.
+
 OUT/labels.json holds the truth: each wide page's fold, each page's content
 box, and each pair's art rows. scripts/bench-split measures Mihiraki against it.
+The joined and stroke families come from a generator of their own seed
+stream, so the other books of a seed are what they were before them.
 """
 import argparse
 import json
@@ -193,6 +204,76 @@ def crop_page(rng, pictures, kind):
     return image, quality, label
 
 
+def joined_scan(rng, pictures):
+    """Two pages scanned apart and joined at x = the left page's width."""
+    h = int(rng.integers(1000, 1500))
+    widths = [int(h * rng.uniform(0.66, 0.76)) for _ in range(2)]
+    tone = rng.uniform(222, 250)
+    tones = [tone, min(255.0, tone + rng.choice([-1, 1]) * rng.uniform(3, 12))]
+    halves = [drawn_page(rng, pictures, widths[k], h, tones[k]) for k in range(2)]
+    across = rng.random() < 0.4
+    if across:
+        # A picture printed across the two pages: each scan sees its half.
+        band_h = int(h * rng.uniform(0.2, 0.45))
+        top = int(rng.integers(int(h * 0.05), h - band_h - int(h * 0.05)))
+        reach = [int(widths[0] * rng.uniform(0.3, 0.8)), int(widths[1] * rng.uniform(0.3, 0.8))]
+        art = pictures.crop(sum(reach), band_h)
+        halves[0][top:top + band_h, widths[0] - reach[0]:] = art[:, :reach[0]]
+        halves[1][top:top + band_h, :reach[1]] = art[:, reach[0]:]
+    # Each scan its own: exposure, a few rows' shift, noise.
+    halves[1] = np.roll(halves[1], int(rng.integers(-6, 7)), axis=0) * rng.uniform(0.97, 1.03)
+    for k in range(2):
+        halves[k] = halves[k] + rng.normal(0, rng.uniform(1.0, 4.0), halves[k].shape)
+    page = np.concatenate(halves, axis=1)
+    image, quality = finish(page, rng, (70, 95))
+    return image, quality, {"kind": "joined" + ("-across" if across else ""), "x": widths[0], "width": sum(widths),
+                            "angle": 0.0}
+
+
+def stroke_page(rng, pictures):
+    """Art whose strokes run to its edges inside a border of the colour the
+    strokes meet there: dark art with light strokes in a light frame, or
+    art on paper of the frame's own colour whose dark strokes (speed lines,
+    hatching) run out to the art's edge, the only mark of where it ends."""
+    ch = int(rng.integers(900, 1300))
+    cw = int(ch * rng.uniform(0.66, 0.74))
+    light = rng.uniform(238, 255)
+    on_paper = rng.random() < 0.5
+    if on_paper:
+        content = np.full((ch, cw, 3), light, np.float32)
+        ph, pw = int(ch * rng.uniform(0.3, 0.6)), int(cw * rng.uniform(0.3, 0.6))
+        top, left = int(rng.integers(ch // 8, ch - ph - ch // 8)), int(rng.integers(cw // 8, cw - pw - cw // 8))
+        content[top:top + ph, left:left + pw] = pictures.crop(pw, ph)
+    else:
+        content = pictures.crop(cw, ch, gray=rng.random() < 0.5) * rng.uniform(0.2, 0.45)
+    im = Image.fromarray(np.clip(content, 0, 255).astype(np.uint8))
+    draw = ImageDraw.Draw(im)
+    stroke = (int(rng.uniform(0, 40)),) * 3 if on_paper else (int(light),) * 3
+    style = rng.choice(["lines", "speed", "hatch"])
+    for _ in range(int(rng.integers(6, 30))):
+        width = int(rng.integers(1, 5))
+        if style == "speed":
+            cx, cy = cw * rng.uniform(0.3, 0.7), ch * rng.uniform(0.3, 0.7)
+            angle = rng.uniform(0, 2 * math.pi)
+            draw.line((cx, cy, cx + math.cos(angle) * 3 * cw, cy + math.sin(angle) * 3 * ch), fill=stroke, width=width)
+        elif style == "hatch":
+            x = rng.uniform(-ch, cw)
+            draw.line((x, 0, x + ch, ch), fill=stroke, width=width)
+        else:
+            if rng.random() < 0.5:
+                y = rng.uniform(0, ch)
+                draw.line((0, y, cw, y + rng.uniform(-40, 40)), fill=stroke, width=width)
+            else:
+                x = rng.uniform(0, cw)
+                draw.line((x, 0, x + rng.uniform(-40, 40), ch), fill=stroke, width=width)
+    content = np.asarray(im).astype(np.float32)
+    sides = [int(round(rng.uniform(0.02, 0.09) * (cw if i % 2 == 0 else ch))) for i in range(4)]
+    page, box = bordered(rng, content, None, sides, light)
+    image, quality = finish(page, rng, (75, 96))
+    return image, quality, {"kind": "stroke-" + style + ("-on-paper" if on_paper else ""), "colour": "white", "box": box,
+                            "width": image.width, "height": image.height}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("out")
@@ -200,11 +281,13 @@ def main():
     parser.add_argument("--wide", type=int, default=60)
     parser.add_argument("--crop", type=int, default=60)
     parser.add_argument("--pairs", type=int, default=8)
+    parser.add_argument("--joined", type=int, default=24)
+    parser.add_argument("--stroke", type=int, default=24)
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     pictures = Pictures(rng)
-    labels = {"seed": args.seed, "wide": [], "crop": [], "pairs": []}
-    for folder in ("wide", "crop", "pairs"):
+    labels = {"seed": args.seed, "wide": [], "crop": [], "pairs": [], "joined": [], "stroke": []}
+    for folder in ("wide", "crop", "pairs", "joined", "stroke"):
         os.makedirs(os.path.join(args.out, folder), exist_ok=True)
 
     def save(image, quality, folder, name):
@@ -240,6 +323,16 @@ def main():
             pair["art_top"].append(box[1])
             pair["box"] = pair.get("box", []) + [box]
         labels["pairs"].append(pair)
+    more = np.random.default_rng([args.seed, 2])
+    pictures.rng = more
+    for i in range(args.joined):
+        image, quality, label = joined_scan(more, pictures)
+        label["file"] = save(image, quality, "joined", f"j{i + 1:03d}")
+        labels["joined"].append(label)
+    for i in range(args.stroke):
+        image, quality, label = stroke_page(more, pictures)
+        label["file"] = save(image, quality, "stroke", f"s{i + 1:03d}")
+        labels["stroke"].append(label)
     with open(os.path.join(args.out, "labels.json"), "w") as f:
         json.dump(labels, f, indent=1)
 

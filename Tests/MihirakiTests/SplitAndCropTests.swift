@@ -186,6 +186,36 @@ struct SplitAndCropTests {
         #expect(cropped.cuts[2]?.kept.first.map { (20...21).contains($0.x) } == true, "\(String(describing: cropped.cuts[2]))")
     }
 
+    /// Art on paper of the border's own colour whose strokes (speed lines,
+    /// rules) run out to its edge: the strokes' ends are the only mark of
+    /// where it begins, and each side was left uncropped (IoU 0.75–0.80 on
+    /// bench-split's stroke family). A few dots that start at one line and
+    /// stop (no stroke) still leave the flat stretch whole.
+    @Test("Strokes that run out to the art's edge mark it in a border of the paper's colour; dots that do not run on do not")
+    func strokesMarkTheEdge() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // 300×400, a border of 20 (left, top) and 24 (right, bottom) around art on the same paper (250).
+        var strokes = PixelBuffer(width: 300, height: 400, channels: 1)
+        var dots = PixelBuffer(width: 300, height: 400, channels: 1)
+        for y in 0..<400 {
+            for x in 0..<300 {
+                let inArt = (20..<276).contains(x) && (20..<376).contains(y)
+                let picture = (110..<190).contains(x) && (150..<250).contains(y)
+                let stroke = inArt && ([60, 61, 130, 131, 200, 240].contains(x) || [80, 81, 300, 330].contains(y))
+                strokes.pixels[y * 300 + x] = picture ? 90 : stroke ? 20 : 250
+                // The same picture; on the left, three dots two pixels long at column 20 instead of strokes.
+                let dot = (20..<22).contains(x) && [100, 200, 300].contains(y)
+                dots.pixels[y * 300 + x] = picture ? 90 : dot ? 20 : 250
+            }
+        }
+        try folder.write("book/p1.png", try PNGEncoder.encode(strokes))
+        try folder.write("book/p2.png", try PNGEncoder.encode(dots))
+        let cropped = try plan(folder.path + "/book") { $0.cropBorders = true }
+        #expect(cropped.cuts[1]?.kept == [PixelRect(x: 20, y: 20, width: 256, height: 356)], "\(String(describing: cropped.cuts[1]))")
+        #expect(cropped.cuts[2]?.kept.first?.x == 0, "\(String(describing: cropped.cuts[2]))")
+    }
+
     @Test("A border counts only where it ends at an edge: flat art wider than the limit keeps its side; a line shaded by the edge's ringing goes with the border; a thin black frame on a black bed is the edge")
     func borderEndsAtAnEdge() throws {
         let folder = try TemporaryFolder()

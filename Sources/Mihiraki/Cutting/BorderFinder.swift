@@ -28,6 +28,16 @@ enum BorderFinder {
     static let neutral = 30
     /// The share of a line, in thousandths, that may differ and the line still be border.
     static let specksPerMille = 5
+    /// Strokes that reach the art's edge (speed lines, hatching on paper of
+    /// the border's own colour) mark it too, though they cross too little
+    /// of the line to be a clear edge: at least this many separate runs of
+    /// differing pixels start at the line that stops the border ...
+    static let strokesAtEdge = 3
+    /// ... and go on inwards, each seen again within two pixels of where it
+    /// was in the line before (a slanted stroke moves along), in every one
+    /// of this many lines after it. Detail that only starts to show (a few
+    /// birds in a sky) or fades in does not go on so.
+    static let strokeLength = 12
 
     /// The border's width on each side of `region` (in `image`'s pixels),
     /// at most `limitX` on the left and right and `limitY` at the top and bottom.
@@ -106,6 +116,30 @@ enum BorderFinder {
                 }
                 return (count, distance)
             }
+            /// Where along the span the line differs from `color`: the start of each run of differing pixels.
+            func runs(_ line: Int, from color: [Int]) -> [Int] {
+                var starts: [Int] = [], inside = false, p = start(line)
+                for i in 0..<span.count {
+                    var far = 0
+                    for channel in 0..<colors { far = max(far, abs(Int(pixels[p + channel]) - color[channel])) }
+                    if far > tolerance && !inside { starts.append(i) }
+                    inside = far > tolerance
+                    p += step
+                }
+                return starts
+            }
+            /// Whether strokes start at `lines[index]` and run on inwards (``strokesAtEdge``, ``strokeLength``).
+            func strokesStart(at index: Int, from color: [Int]) -> Bool {
+                var strokes = runs(lines[index], from: color)
+                guard strokes.count >= strokesAtEdge, index + strokeLength < lines.count else { return false }
+                for line in lines[(index + 1)...(index + strokeLength)] {
+                    let here = runs(line, from: color)
+                    // Each stroke followed on (a thin one JPEG broke off is dropped).
+                    strokes = strokes.compactMap { x in here.first { abs($0 - x) <= 2 } }
+                    guard strokes.count >= strokesAtEdge else { return false }
+                }
+                return true
+            }
             /// The line's colour: the median of every fourth pixel, per channel.
             func median(_ line: Int) -> [Int] {
                 (0..<colors).map { channel in
@@ -147,7 +181,8 @@ enum BorderFinder {
                 guard count > 0 else { return 0 }
                 let next = lines[index...].prefix(3).map { differing($0, from: color) }
                 let jumped = drifted && zip(median, color).contains { 2 * abs($0 - $1) >= drift }
-                guard jumped || next.map(\.count).max()! * 1000 >= span.count * edgePerMille else { return 0 }
+                guard jumped || next.map(\.count).max()! * 1000 >= span.count * edgePerMille
+                        || strokesStart(at: index, from: color) else { return 0 }
                 // Up to two lines that are only a shade of the edge beyond them (JPEG's
                 // ringing, a scanner's blur) are the border's last: the first art
                 // line, clearly off the border's colour, lies at least three times
