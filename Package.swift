@@ -46,7 +46,7 @@ let package = Package(
         // PDF structure, page boxes and a page's one picture, through qpdf
         // (Apache-2.0) and openjp2 for JPEG 2000 (BSD); C++ behind a C face,
         // no exception leaves it.
-        .target(name: "CMihirakiPDF", linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("openjp2")]),
+        .target(name: "CMihirakiPDF", linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("openjp2"), .linkedLibrary("jpeg")]),
         // The PDF rasteriser: poppler (GPL), only with the trait Poppler.
         .target(name: "CMihirakiPoppler", linkerSettings: [.linkedLibrary("poppler-cpp")]),
         // Pure value code: imposition, geometry, options, ComicInfo. No pixels, no I/O.

@@ -33,7 +33,9 @@ and the page folders they were made from.
                        that is a bare codestream: "Malformed JP2 file
                        format: first box must be JPEG 2000 signature box").
                        Refused, their picture damaged: bad-flate.pdf,
-                       bad-lzw.pdf, bad-jbig2.pdf, bad-j2k.pdf;
+                       bad-lzw.pdf, bad-jbig2.pdf, bad-j2k.pdf, bad-dct.pdf
+                       (its DCT picture's entropy data overwritten, whose
+                       damage poppler's libjpeg only warns of);
                        bad-pages.pdf is bad-flate.pdf's page four times
 
 Deterministic: fixed pixels, no dates, fixed document ids."""
@@ -206,6 +208,9 @@ def poppler_messages():
     buffer = io.BytesIO()
     gray.save(buffer, "JPEG2000", no_jp2=True)
     j2k = buffer.getvalue()
+    buffer = io.BytesIO()
+    gray.save(buffer, "JPEG", quality=90)
+    jpeg = buffer.getvalue()
     flate = zlib.compress(bytes(range(240)) * 10)
     eight, one = b"/ColorSpace /DeviceGray /BitsPerComponent 8", b"/ColorSpace /DeviceGray /BitsPerComponent 1"
     write("bad-dest.pdf", b"", page_keys=b"/Annots [5 0 R]",
@@ -218,6 +223,7 @@ def poppler_messages():
     with_picture("bad-lzw.pdf", eight + b" /Filter /LZWDecode", b"\xff\xfe\xfd" * 30)
     with_picture("bad-jbig2.pdf", one + b" /Filter /JBIG2Decode", b"\x00\x01garbage" * 20)
     with_picture("bad-j2k.pdf", eight + b" /Filter /JPXDecode", j2k[:len(j2k) // 3])
+    with_picture("bad-dct.pdf", eight + b" /Filter /DCTDecode", jpeg[:-200] + b"\x13" * 190 + b"\xff\xd9")
 
 
 poppler_messages()

@@ -1,5 +1,6 @@
 // Mihiraki's PDF reader: the pictures a page draws, measured and checked
 // before a rasteriser sees them.
+#include "pdf_jpeg_check.h"
 #include "pdf_internal.hpp"
 
 #include <qpdf/QPDFObjGen.hh>
@@ -147,6 +148,11 @@ void checkPictures(QPDFPageObjectHelper &helper) {
         if (!stored.piped || stored.overflowed || walkMarkers(stored.bytes, every) != Walk::endOfImage) {
             throw Failure(MH_PDF_DAMAGED, "its JPEG picture of " + std::to_string(w) + "×" + std::to_string(h)
                           + " is truncated or damaged (it does not reach its end-of-image marker)");
+        }
+        char why[200] = {0};
+        if (mh_pdf_jpeg_damage(stored.bytes.data(), stored.bytes.size(), why, sizeof why)) {
+            throw Failure(MH_PDF_DAMAGED, "its JPEG picture of " + std::to_string(w) + "×" + std::to_string(h)
+                          + " is damaged: " + why);
         }
     });
 }
