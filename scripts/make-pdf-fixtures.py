@@ -155,26 +155,9 @@ one_picture("inflates-past.pdf", bytes(1 << 20))
 one_picture("ends-early.pdf", bytes(50))
 
 
-def page_tree_loop():
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R 2 0 R] /Count 2 >>",
-               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] >>"]
-    data, offsets = bytearray(b"%PDF-1.4\n"), []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(data))
-        data += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(data)
-    data += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    data += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    data += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    (out / "page-tree-loop.pdf").write_bytes(bytes(data))
-
-
-page_tree_loop()
-
-
-def by_hand(objects):
+def by_hand(objects, version=b"1.7"):
     """A PDF file of `objects` (bodies of objects 1, 2, …), with its xref."""
-    data, offsets = bytearray(b"%PDF-1.7\n"), []
+    data, offsets = bytearray(b"%PDF-" + version + b"\n"), []
     for number, body in enumerate(objects, 1):
         offsets.append(len(data))
         data += b"%d 0 obj\n" % number + body + b"\nendobj\n"
@@ -183,6 +166,15 @@ def by_hand(objects):
     data += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
     data += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
     return bytes(data)
+
+
+def page_tree_loop():
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R 2 0 R] /Count 2 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] >>"]
+    (out / "page-tree-loop.pdf").write_bytes(by_hand(objects, b"1.4"))
+
+
+page_tree_loop()
 
 
 def poppler_messages():

@@ -91,7 +91,9 @@ final class ResponseTracker: ChannelDuplexHandler, RemovableChannelHandler {
         let head = "HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD\r\nContent-Type: application/json; charset=utf-8\r\n"
             + "X-Content-Type-Options: nosniff\r\nServer: Mihiraki\r\nConnection: close\r\n"
             + "Content-Length: \(body.utf8.count)\r\n\r\n"
-        encoder.writeAndFlush(NIOAny(ByteBuffer(string: head + body))).whenComplete { _ in context.close(promise: nil) }
+        // The completion runs on the channel's own event loop, where the context may be used.
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        encoder.writeAndFlush(NIOAny(ByteBuffer(string: head + body))).whenComplete { _ in bound.value.close(promise: nil) }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

@@ -31,14 +31,19 @@ struct BookKindsServedTests {
         return root
     }
 
+    /// The library of ``root(_:)`` in a new folder, with an empty folder to be `TMPDIR`.
+    static func library() throws -> (folder: TemporaryFolder, root: String, scratch: String) {
+        let folder = try TemporaryFolder("mihiraki-kinds")
+        let scratch = folder.path + "/tmp"
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        return (folder, try root(folder), scratch)
+    }
+
     @Test("A folder, CBZ, tar, 7z, RAR, EPUB and PDF book each serve their spreads, as the CLI renders them; TMPDIR is left as it was")
     func everyKind() async throws {
         try await onOwnThread {
-            let folder = try TemporaryFolder("mihiraki-kinds")
+            let (folder, root, scratch) = try Self.library()
             defer { folder.remove() }
-            let root = try Self.root(folder)
-            let scratch = folder.path + "/tmp"
-            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
             let server = try RunningServer(root: root, ["--quiet"], environment: ["TMPDIR": scratch])
             let books = ["folder", "zip.cbz", "tar.cbt", "7z.cb7", "rar.cbr", "fixed-rtl.epub", "img2pdf.pdf"]
             for book in books {
@@ -94,11 +99,8 @@ struct BookKindsServedTests {
           arguments: ["SIGTERM", "SIGKILL"])
     func nothingLeftBehind(signal: String) async throws {
         try await onOwnThread {
-            let folder = try TemporaryFolder("mihiraki-kinds")
+            let (folder, root, scratch) = try Self.library()
             defer { folder.remove() }
-            let root = try Self.root(folder)
-            let scratch = folder.path + "/tmp"
-            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
             for round in 1...3 {
                 let server = try RunningServer(root: root, ["--workers", "0", "--quiet"], environment: ["TMPDIR": scratch])
                 for book in ["tar.cbt", "7z.cb7", "rar.cbr"] {
