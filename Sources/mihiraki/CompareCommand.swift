@@ -8,7 +8,11 @@ struct CompareCommand: ParsableCommand {
         abstract: "Compare two images, or two folders of them, the way pixelmatch does.",
         discussion: """
         Prints one line per file: ok, DIFF n px (p %), missing or extra. Images of different sizes \
-        differ, and the line names both sizes. --report writes an HTML page to look at, --junit a file \
+        differ, and the line names both sizes. Two book folders that render wrote (each with \
+        manifest.json) are compared by their pages instead: first what changed in the plan (canvas, \
+        layout, direction, spreads, pages that changed place), then one line per page or background \
+        that is not the same: moved (dx, dy) within --shift-tolerance, changed (with its regions), \
+        added or removed. --report writes an HTML page to look at, --junit a file \
         for CI. Exit status: 0 when everything matches, 1 when anything differs or is missing on one \
         side, 2 on error.
         """)
@@ -34,8 +38,12 @@ struct CompareCommand: ParsableCommand {
     @Option(name: .customLong("max-diff-ratio"), help: "Allow up to this fraction (0…1) of differing pixels per image.")
     var maxDiffRatio: Double = 0
 
-    @Flag(help: "Print a JSON report instead of lines.")
+    @Flag(help: "Print a JSON report instead of lines (file by file).")
     var json = false
+
+    @Option(name: .customLong("shift-tolerance"),
+            help: "Between two book folders: a page whose content moved by at most N pixels is 'moved', not changed.")
+    var shiftTolerance: Int = 2
 
     @OptionGroup var reports: ReportFlags
 
@@ -48,7 +56,9 @@ struct CompareCommand: ParsableCommand {
         options.diffPath = diff
         try reports.apply(to: &options)
         try options.validate()
+        guard (0...16).contains(shiftTolerance) else { throw ValidationError("--shift-tolerance must be from 0 to 16") }
         let results: [FileComparison]
+        if !json, isFolder(expected), isFolder(actual), try compareBooks(options) { return }
         switch (isFolder(expected), isFolder(actual)) {
         case (true, true):
             do {
@@ -73,6 +83,34 @@ struct CompareCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if results.contains(where: { $0.status != .ok }) { throw ExitCode(1) }
+    }
+
+    /// Two book folders with manifests, compared page by page (SPEC §5b):
+    /// prints their lines and ends the command; false when either folder
+    /// has no manifest Mihiraki reads (then files are compared one by one).
+    func compareBooks(_ options: ImageComparator.Options) throws -> Bool {
+        let books: BookComparison
+        do {
+            guard let found = try BookComparison.compare(expected: expected, actual: actual, options: options,
+                                                         shiftTolerance: shiftTolerance) else { return false }
+            books = found
+        } catch let error as MihirakiError {
+            printError(error.description)
+            throw ExitCode(2)
+        }
+        // The report and JUnit file stay file by file.
+        if reports.isRequested {
+            try reports.write(try ImageComparator.compareFolders(expected: expected, actual: actual, options: options),
+                              title: "mihiraki compare \(expected) \(actual)", suite: "mihiraki compare")
+        }
+        let lines = books.lines
+        if lines.isEmpty {
+            print("ok: \(books.slots.filter { $0.page != nil }.count) pages and every background the same")
+        } else {
+            for line in lines { print(line) }
+        }
+        if !books.ok { throw ExitCode(1) }
+        return true
     }
 
     func isFolder(_ path: String) -> Bool {

@@ -20,6 +20,9 @@ struct ReportFlags: ParsableArguments {
     var junit: String?
 
     /// Adds the ignore regions, the mask and the report folder to `options`.
+    /// Whether an HTML report or a JUnit file is asked for.
+    var isRequested: Bool { report != nil || junit != nil }
+
     func apply(to options: inout ImageComparator.Options) throws {
         for text in ignore {
             let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }

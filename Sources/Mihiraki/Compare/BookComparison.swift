@@ -1,0 +1,132 @@
+import MihirakiCore
+import MihirakiRaster
+
+/// Two renders of one book compared through their manifests (SPEC §5b):
+/// first what changed in the plan (canvas, layout, direction, spread count,
+/// every page that changed place), then a verdict per page, wherever each
+/// side drew it, and one for the background and blanks of each spread.
+/// A direction change mirrors every spread, so pages that only changed
+/// side with it are not moved; a blank inserted before page 12 is one line.
+package struct BookComparison: Sendable {
+    /// What a page slot's content did between the two renders.
+    package enum Verdict: String, Sendable {
+        case same, moved, changed, added, removed
+    }
+
+    /// One page slot (or a spread's background, `page` nil) and its verdict.
+    package struct Slot: Sendable {
+        package var page: Int?
+        package var file: String
+        package var side: String
+        package var verdict: Verdict
+        /// The content's displacement from expected to actual, right and down positive.
+        package var shift: (dx: Int, dy: Int)?
+        package var differingPixels = 0
+        /// Each region that differs, in the expected page's pixels and in canvas pixels.
+        package var regions: [(page: PixelRect, canvas: PixelRect)] = []
+
+        /// Whether the verdict passes: the same, or moved within the tolerance.
+        package var passes: Bool { verdict == .same || verdict == .moved }
+
+        /// The text line (`page 5, spread-003.png left: changed, 1479 px …`).
+        package var line: String {
+            let place = (page.map { "page \($0), " } ?? "background, ") + file + (page == nil ? "" : " " + side)
+            switch verdict {
+            case .same: return "\(place): same"
+            case .moved: return "\(place): moved (\(shift?.dx ?? 0), \(shift?.dy ?? 0))"
+            case .added, .removed: return "\(place): \(verdict.rawValue)"
+            case .changed:
+                let boxes = regions.prefix(4).map { "page \(Self.box($0.page)), canvas \(Self.box($0.canvas))" }
+                let more = regions.count > 4 ? " and \(regions.count - 4) more" : ""
+                return "\(place): changed, \(differingPixels) px" + (boxes.isEmpty ? "" : " in " + boxes.joined(separator: "; ") + more)
+            }
+        }
+
+        static func box(_ r: PixelRect) -> String { "[\(r.x), \(r.y), \(r.width), \(r.height)]" }
+    }
+
+    /// The plan's changes, one line each, in words.
+    package var plan: [String]
+    /// Every slot compared: pages in page order, then each spread's background.
+    package var slots: [Slot]
+
+    /// Whether the two renders agree: no plan change, and every slot passes.
+    package var ok: Bool { plan.isEmpty && slots.allSatisfy(\.passes) }
+
+    /// The text `compare` prints: the plan lines, then each slot that is not `same`.
+    package var lines: [String] { plan + slots.filter { $0.verdict != .same }.map(\.line) }
+}
+
+extension BookComparison {
+    /// Compares two book folders `render` wrote (each with `manifest.json`),
+    /// or returns nil when either has no manifest Mihiraki reads.
+    /// - Throws: ``MihirakiError`` naming a spread file a manifest lists
+    ///   that is missing or unreadable.
+    package static func compare(expected: String, actual: String, options: ImageComparator.Options,
+                                shiftTolerance: Int = 2) throws -> BookComparison? {
+        guard let was = try? Manifest(json: FileSystem.read(expected + "/manifest.json")),
+              let now = try? Manifest(json: FileSystem.read(actual + "/manifest.json")) else { return nil }
+        let plan = PlanDifference(was: was, now: now).lines
+        var images = SpreadImages(expected: expected, actual: actual)
+        var slots: [Slot] = []
+        let placesWas = PlanDifference.places(was), placesNow = PlanDifference.places(now)
+        for key in PlanDifference.order(placesWas, placesNow) {
+            guard let a = placesWas[key] else {
+                let b = placesNow[key]!
+                slots.append(Slot(page: b.page, file: now.spreads[b.spread].file, side: b.side, verdict: .added))
+                continue
+            }
+            let spreadWas = was.spreads[a.spread]
+            guard let b = placesNow[key] else {
+                slots.append(Slot(page: a.page, file: spreadWas.file, side: a.side, verdict: .removed))
+                continue
+            }
+            let spreadNow = now.spreads[b.spread]
+            let crops = try (images.expected(spreadWas.file).cropped(to: a.rect),
+                             images.actual(spreadNow.file).cropped(to: b.rect))
+            var slot = SlotMatch.judge(expected: crops.0, actual: crops.1, options: options, tolerance: shiftTolerance)
+            slot.page = a.page
+            slot.file = spreadNow.file
+            slot.side = b.side
+            slot.regions = slot.regions.map { ($0.page, $0.page.offset(by: a.rect)) }
+            slots.append(slot)
+        }
+        // The background and blanks of each spread both sides have, where the canvas is the same.
+        if was.canvas == now.canvas {
+            let filesNow = Set(now.spreads.map(\.file))
+            for spread in was.spreads where filesNow.contains(spread.file) {
+                let other = now.spreads.first { $0.file == spread.file }!
+                let covered = (spread.slots + other.slots).filter { $0.page != nil }.map(\.rect)
+                var slot = try SlotMatch.background(expected: images.expected(spread.file), actual: images.actual(spread.file),
+                                                    pages: covered, options: options)
+                slot.file = spread.file
+                slots.append(slot)
+            }
+        }
+        return BookComparison(plan: plan, slots: slots)
+    }
+}
+
+/// Each side's spread files, decoded once, as straight RGBA.
+private struct SpreadImages {
+    let expectedFolder: String, actualFolder: String
+    var cache: [String: PixelBuffer] = [:]
+
+    init(expected: String, actual: String) {
+        expectedFolder = expected
+        actualFolder = actual
+    }
+
+    mutating func expected(_ file: String) throws -> PixelBuffer { try load(expectedFolder + "/" + file) }
+    mutating func actual(_ file: String) throws -> PixelBuffer { try load(actualFolder + "/" + file) }
+
+    private mutating func load(_ path: String) throws -> PixelBuffer {
+        if let image = cache[path] { return image }
+        guard FileSystem.kind(path) == .file else {
+            throw MihirakiError(.badBook, path: path, "listed in its manifest, but missing")
+        }
+        let image = try ImageComparator.load(path).straightRGBA
+        cache[path] = image
+        return image
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import MihirakiCodecs
+import MihirakiRaster
+import MihirakiTestSupport
+import Testing
+
+/// `compare` on two book folders that render wrote reads both manifests
+/// (SPEC §5b): plan changes first, then a verdict per page, so a change a
+/// line of options explains reads as that line, and a change on one page
+/// names the page.
+@Suite("Command line: compare knows the spreads", .serialized, .tags(.process), .timeLimit(.minutes(10)))
+struct CompareBooksCLITests {
+    /// A page of 200×300 whose texture is shifted by (dx, dy), with a
+    /// 40×40 patch recoloured at (60, 100) when asked.
+    static func page(_ seed: Int, dx: Int = 0, dy: Int = 0, patch: Bool = false) throws -> [UInt8] {
+        var image = PixelBuffer(width: 200, height: 300, channels: 3)
+        for y in 0..<300 {
+            for x in 0..<200 {
+                let (u, v) = (x - dx, y - dy)
+                let i = (y * 200 + x) * 3
+                image.pixels[i] = UInt8(truncatingIfNeeded: (u * 7 + v * 3 + seed * 40) & 255)
+                image.pixels[i + 1] = UInt8(truncatingIfNeeded: ((u / 9 + v / 11) % 2 == 0 ? 40 : 210) + seed)
+                image.pixels[i + 2] = UInt8(truncatingIfNeeded: (v * 5 - u + seed * 17) & 255)
+                if patch && (60..<100).contains(x) && (100..<140).contains(y) {
+                    image.pixels[i] = 250; image.pixels[i + 1] = 20; image.pixels[i + 2] = 30
+                }
+            }
+        }
+        return try PNGEncoder.encode(image)
+    }
+
+    /// Renders `book` with `flags` into `out`; the book folder render wrote.
+    static func render(_ book: String, _ out: String, _ flags: [String] = []) throws -> String {
+        // Pages drawn at their own size: a shift of the page is a shift of its pixels.
+        let run = try mihiraki(["render", book, "-o", out, "--size", "x300", "--page-aspect", "200x300", "--quiet"] + flags)
+        #expect(run.status == 0, "\(run.stderr)")
+        return out + "/" + URL(fileURLWithPath: book).lastPathComponent
+    }
+
+    static func book(_ folder: TemporaryFolder, _ name: String, pages: Int = 12,
+                     _ change: (Int) throws -> [UInt8]? = { _ in nil }) throws -> String {
+        for i in 1...pages { try folder.write("\(name)/p\(i).png", try change(i) ?? page(i)) }
+        return folder.path + "/" + name
+    }
+
+    @Test("LTR against RTL is one line, the direction; a blank inserted before page 12 is the page that moved; the same render is ok")
+    func planChanges() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let book = try Self.book(folder, "book")
+        let ltr = try Self.render(book, folder.path + "/ltr")
+        let rtl = try Self.render(book, folder.path + "/rtl", ["--direction", "rtl"])
+        let flipped = try mihiraki(["compare", ltr, rtl])
+        #expect(flipped.status == 1)
+        #expect(flipped.stdout == "direction ltr → rtl\n", "\(flipped.stdout)")
+        let blank = try Self.render(book, folder.path + "/blank", ["--blank-before", "12"])
+        let inserted = try mihiraki(["compare", ltr, blank])
+        // [10|11] [12|x] becomes [10|11] [x|12].
+        #expect(inserted.status == 1)
+        #expect(inserted.stdout == "page 12: spread 7 left → spread 7 right\n", "\(inserted.stdout)")
+        let same = try mihiraki(["compare", ltr, try Self.render(book, folder.path + "/again")])
+        #expect(same.status == 0 && same.stdout == "ok: 12 pages and every background the same\n", "\(same.stdout)")
+    }
+
+    @Test("A page whose content moved 2 px is 'moved (2, 1)' and passes; a 40×40 recolour is 'changed' with its region; pages after a removed one moved one slot earlier")
+    func slotVerdicts() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let expected = try Self.render(try Self.book(folder, "book"), folder.path + "/a")
+        let shifted = try Self.render(try Self.book(folder, "book", { $0 == 5 ? try Self.page(5, dx: 2, dy: 1) : nil }),
+                                      folder.path + "/b")
+        let moved = try mihiraki(["compare", expected, shifted])
+        #expect(moved.status == 0, "\(moved.stdout)")
+        #expect(moved.stdout == "page 5, spread-003.png right: moved (2, 1)\n", "\(moved.stdout)")
+        let patched = try Self.render(try Self.book(folder, "book", { $0 == 5 ? try Self.page(5, patch: true) : nil }),
+                                      folder.path + "/c")
+        let changed = try mihiraki(["compare", expected, patched])
+        #expect(changed.status == 1)
+        let line = changed.stdout.split(separator: "\n")
+        #expect(line.count == 1 && line[0].hasPrefix("page 5, spread-003.png right: changed, "), "\(changed.stdout)")
+        // Page 5 is drawn at (1024 - ... ) as it is: its region is the patch, in the page's and the canvas's pixels.
+        #expect(line.first?.contains("page [60, 100, 40, 40]") == true, "\(changed.stdout)")
+        #expect(line.first.map { $0.contains("canvas [") } == true)
+        // p3.png removed: pages 4–12 (as numbered before) each take the place of the one before.
+        try FileManager.default.removeItem(atPath: folder.path + "/book/p3.png")
+        let fewer = try Self.render(folder.path + "/book", folder.path + "/d")
+        let removed = try mihiraki(["compare", expected, fewer])
+        #expect(removed.status == 1)
+        #expect(removed.stdout.hasPrefix("spreads 7 → 6\npages 4–12: one slot earlier\npage 3: removed\n"), "\(removed.stdout)")
+        #expect(removed.stdout.contains("page 3, spread-002.png right: removed\n"), "\(removed.stdout)")
+    }
+}
