@@ -77,10 +77,11 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     /// flat area holds where a blank of this colour lies over a background
     /// of `below`. Computed in `Double` and rounded to nearest, ties to
     /// even, so it is the value source-over gives in real numbers; a fully
-    /// opaque or fully transparent side gives the other colour exactly.
+    /// opaque or fully transparent side gives the other colour exactly (a
+    /// transparent blank over a transparent background: the background).
     package func over(_ below: Color) -> Color {
-        if alpha == 255 || below.alpha == 0 { return self }
         if alpha == 0 { return below }
+        if alpha == 255 || below.alpha == 0 { return self }
         let ta = Double(alpha) / 255, ba = Double(below.alpha) / 255
         let oa = ta + ba * (1 - ta)
         func mix(_ top: UInt8, _ bottom: UInt8) -> UInt8 {

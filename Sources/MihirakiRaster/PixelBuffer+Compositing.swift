@@ -149,6 +149,23 @@ extension PixelBuffer {
     /// other straight value of it.
     package func reducedForOutput(flat: [(premultiplied: Color, straight: Color)] = []) -> PixelBuffer {
         guard channels >= 3 else { return self }
+        // An RGBA canvas is made straight first (the flat colours as given), and then reduced as it is.
+        if channels == 4 {
+            let straight = unpremultiplied(flat: flat)
+            if straight.isReducible { return straight.reduced() }
+            return straight
+        }
+        return reduced()
+    }
+
+    /// Whether an RGBA buffer is all opaque (so RGB or gray holds it).
+    private var isReducible: Bool {
+        pixels.withUnsafeBufferPointer { mh_gray_opaque($0.baseAddress!, width * height, 4) } & Int32(MH_PIXELS_OPAQUE) != 0
+    }
+
+    /// An opaque canvas (RGB, or RGBA whose alpha is all 255) as gray when
+    /// every pixel has R = G = B, else RGB; a see-through one as it is.
+    private func reduced() -> PixelBuffer {
         let n = width * height, c = channels
         let found = pixels.withUnsafeBufferPointer { mh_gray_opaque($0.baseAddress!, n, Int32(c)) }
         let gray = found & Int32(MH_PIXELS_GRAY) != 0, opaque = found & Int32(MH_PIXELS_OPAQUE) != 0
@@ -163,6 +180,13 @@ extension PixelBuffer {
             }
             return PixelBuffer(width: width, height: height, channels: 3, pixels: out)
         }
+        return self
+    }
+
+    /// A premultiplied RGBA canvas as straight RGBA, each pixel that holds
+    /// one of `flat`'s premultiplied values as its straight colour.
+    private func unpremultiplied(flat: [(premultiplied: Color, straight: Color)]) -> PixelBuffer {
+        let n = width * height
         var out = pixels
         let keys = flat.map { UInt32($0.premultiplied.red) | UInt32($0.premultiplied.green) << 8
             | UInt32($0.premultiplied.blue) << 16 | UInt32($0.premultiplied.alpha) << 24 }
@@ -172,11 +196,12 @@ extension PixelBuffer {
                     | UInt32(out[4 * i + 3]) << 24
                 if let k = keys.firstIndex(of: key) {
                     let c = flat[k].straight
-                    out[4 * i] = c.red; out[4 * i + 1] = c.green; out[4 * i + 2] = c.blue
+                    out[4 * i] = c.red; out[4 * i + 1] = c.green; out[4 * i + 2] = c.blue; out[4 * i + 3] = c.alpha
                     continue
                 }
             }
             let a = Int(out[4 * i + 3])
+            if a == 255 { continue }
             for k in 0..<3 {
                 let value = Int(out[4 * i + k])
                 out[4 * i + k] = a == 0 ? 0 : UInt8(min(255, (value * 255 + a / 2) / a))

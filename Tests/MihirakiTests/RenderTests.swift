@@ -70,7 +70,11 @@ struct RenderTests {
 
     @Test("A background or blank with partial alpha is stored exactly as given where nothing else is drawn",
           arguments: [("#0f6b7f01", "#FFFFFF"), ("#27611540", "#FFFFFF80"), ("#27611540", "#10203001"),
-                      ("#00000000", "#27611540"), ("#ff000000", "#80808080")])
+                      ("#00000000", "#27611540"), ("#ff000000", "#80808080"),
+                      // The model check, seed 202: a transparent blank over a transparent background
+                      // held the blank's colour; a nearly opaque blank over a half-transparent background,
+                      // on a canvas that ends up opaque, held its premultiplied rounding (195 for 196).
+                      ("transparent", "#42d6b900"), ("#70263d80", "#28c40cfe")])
     func exactFlatColours(background: String, blank: String) throws {
         let (folder, book) = try flatBook([(50, 100, [90]), (50, 100, [90])])
         defer { folder.remove() }
@@ -81,6 +85,25 @@ struct RenderTests {
         #expect(image.rgba(x: 10, y: 50) == bg && image.rgba(x: 150, y: 0) == bg)
         #expect(image.rgba(x: 50, y: 50) == paper.over(bg))
         #expect(image.rgba(x: 100, y: 50) == Color(gray: 90))
+    }
+
+    /// The model check, seed 202: a nearly opaque blank over a half
+    /// see-through background, with the page and the blank covering the
+    /// whole canvas, was written as RGB from its premultiplied rounding
+    /// (40, 195, 12) instead of the source-over colour (40, 196, 12).
+    @Test("A canvas that ends up opaque still holds a blank's exact colour")
+    func exactFlatColourOnAnOpaqueCanvas() throws {
+        let (folder, book) = try flatBook([(80, 100, [90, 60, 30])])
+        defer { folder.remove() }
+        let background = try #require(Color(parsing: "#70263d80")), paper = try #require(Color(parsing: "#28c40cfe"))
+        let plan = try BookPlan(book: book, options: small {
+            $0.background = background; $0.blank = paper
+            $0.pageAspect = PageAspect(width: 80, height: 100); $0.fit = .stretch
+        })
+        let image = try plan.renderSpread(at: 0)  // [x|1]: the blank 0…80, the page 80…160, nothing else
+        #expect(image.channels == 3)
+        #expect(paper.over(background) == Color(red: 40, green: 196, blue: 12))
+        #expect(image.rgba(x: 40, y: 50) == Color(red: 40, green: 196, blue: 12))
     }
 
     @Test("Source-over of two straight colours, rounded as in real numbers")
