@@ -86,6 +86,17 @@ struct LayoutFlags: ParsableArguments {
                 index += 1
                 continue
             }
+            // `render --check G --update [changed]`: alone, every golden is rewritten.
+            if argument == "--update" {
+                let next = index < arguments.count ? arguments[index].lowercased() : ""
+                if next == "changed" || next == "all" {
+                    result.append("--update=" + next)
+                    index += 1
+                } else {
+                    result.append("--update=all")
+                }
+                continue
+            }
             guard argument.hasPrefix("--"), let option = LayoutOptions.option(named: String(argument.dropFirst(2))),
                   let optional = option.optionalValue else {
                 result.append(argument)

@@ -26,8 +26,14 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Render in memory and compare with the golden spreads and manifest in GOLDEN/<book>/ instead of writing.", valueName: "GOLDEN"))
     var check: String?
 
-    @Flag(help: "With --check: rewrite the goldens from this render.")
-    var update = false
+    /// What `--update` rewrites: every golden, or only those that differ.
+    enum Update: String, ExpressibleByArgument, CaseIterable {
+        case all, changed
+    }
+
+    @Option(help: ArgumentHelp("With --check: rewrite the goldens from this render; 'changed' rewrites only the files whose bytes differ, leaving the others' bytes and times alone (alone: all).",
+                               valueName: "all|changed"))
+    var update: Update?
 
     @Option(help: ArgumentHelp("With --check: write diff pictures to DIR/<book>/.", valueName: "DIR"))
     var diff: String?
@@ -61,11 +67,12 @@ struct RenderCommand: ParsableCommand {
         run.contactSheet = contactSheet
         run.writeComicInfo = writeComicInfo
         run.incremental = incremental
+        run.keepUnchangedFiles = update == .changed
         try run.validate()
         guard !books.isEmpty else { throw ValidationError("name at least one book") }
         let chosen = try ShardFlag.books(books, shard: shard)
         // Comparison flags mean nothing to a plain render: refused, not ignored.
-        if check == nil || update {
+        if check == nil || update != nil {
             let given = [("--diff", diff != nil), ("--report", reports.report != nil), ("--junit", reports.junit != nil),
                          ("--ignore", !reports.ignore.isEmpty), ("--mask", reports.mask != nil)]
             if let flag = given.first(where: \.1)?.0 {
@@ -73,7 +80,7 @@ struct RenderCommand: ParsableCommand {
             }
         }
         let destination: String
-        switch (output, check, update) {
+        switch (output, check, update != nil) {
         case (let out?, nil, false): destination = out
         case (nil, let golden?, true): destination = golden
         case (nil, let golden?, false): return try runCheck(golden: golden, options: options)

@@ -89,4 +89,32 @@ struct CompareBooksCLITests {
         #expect(removed.stdout.hasPrefix("spreads 7 → 6\npages 4–12: one slot earlier\npage 3: removed\n"), "\(removed.stdout)")
         #expect(removed.stdout.contains("page 3, spread-002.png right: removed\n"), "\(removed.stdout)")
     }
+
+    /// `--update` rewrote every golden, so a one-page change was a new
+    /// file time on every spread and a diff nobody could review.
+    @Test("render --check --update changed rewrites only the goldens whose bytes differ; the others keep their bytes and times")
+    func updateChanged() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let book = try Self.book(folder, "book")
+        let goldens = folder.path + "/goldens"
+        let flags = ["--size", "x300", "--page-aspect", "200x300", "--quiet"]
+        let first = try mihiraki(["render", book, "--check", goldens, "--update"] + flags)
+        #expect(first.status == 0, "\(first.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: goldens + "/book").sorted()
+        // Every golden an hour old, so a rewrite shows in its time.
+        let old = Date(timeIntervalSinceNow: -3600)
+        for file in files { try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: goldens + "/book/" + file) }
+        try folder.write("book/p5.png", try Self.page(5, patch: true))
+        let update = try mihiraki(["render", book, "--check", goldens, "--update", "changed"] + flags)
+        #expect(update.status == 0, "\(update.stderr)")
+        var rewritten: [String] = []
+        for file in files {
+            let date = try FileManager.default.attributesOfItem(atPath: goldens + "/book/" + file)[.modificationDate] as? Date
+            if let date, date > old.addingTimeInterval(60) { rewritten.append(file) }
+        }
+        // Page 5 is on spread 3; the manifest records the book's new fingerprint.
+        #expect(rewritten == ["manifest.json", "spread-003.png"], "\(rewritten)")
+        #expect(try mihiraki(["render", book, "--check", goldens] + flags).status == 0)
+    }
 }

@@ -16,6 +16,10 @@ public struct RunOptions: Sendable {
     /// and whose files are all there; after re-rendering a changed book,
     /// remove the spread files it no longer has.
     public var incremental = false
+    /// Leave a file whose bytes would not change as it is, its time too,
+    /// rewriting only the files that differ (`render --check --update
+    /// changed`: a golden change is a small, reviewable diff).
+    public var keepUnchangedFiles = false
 
     /// Options with every default: one worker, no contact sheet, nothing skipped.
     public init() {}

@@ -32,11 +32,19 @@ struct BookWriter: Sendable {
             return (.failure(MihirakiError.from(error, path: path)), nil, false)
         }
         do {
-            try timer.measure(.write) { try FileSystem.writeAtomically(bytes, to: path) }
+            try timer.measure(.write) { try write(bytes, to: path) }
             return (.success(entry.file), tile, false)
         } catch {
             return (.failure(MihirakiError.from(error, path: path)), nil, true)
         }
+    }
+
+    /// Writes `bytes` to `path` atomically; with ``RunOptions/keepUnchangedFiles``,
+    /// not at all when the file already holds exactly those bytes.
+    private func write(_ bytes: [UInt8], to path: String) throws {
+        if options.keepUnchangedFiles, FileSystem.kind(path) == .file,
+           (try? FileSystem.read(path)) == bytes { return }
+        try FileSystem.writeAtomically(bytes, to: path)
     }
 
     /// Writes, when asked for, `contact-sheet.<ext>` from the tiles in file
@@ -46,14 +54,14 @@ struct BookWriter: Sendable {
         if options.contactSheet {
             let sheet = ContactSheet.make(tiles: tiles, labels: plan.entries.map(\.spread.description))
             let path = folder + "/" + Self.contactSheetName(plan.options.encoding.format)
-            try FileSystem.writeAtomically(plan.encode(sheet, path: path), to: path)
+            try write(plan.encode(sheet, path: path), to: path)
         }
         if options.writeComicInfo {
-            try FileSystem.writeAtomically(plan.comicInfoMarkingSplits(), to: folder + "/" + Self.comicInfoName)
+            try write(plan.comicInfoMarkingSplits(), to: folder + "/" + Self.comicInfoName)
         }
         var manifest = plan.manifest
         manifest.fingerprint = try fingerprint ?? Fingerprint.of(plan, run: options)
-        try FileSystem.writeAtomically(Array(manifest.json.utf8), to: folder + "/manifest.json")
+        try write(Array(manifest.json.utf8), to: folder + "/manifest.json")
         if options.incremental { removeSpreadsNoLongerProduced() }
     }
 
