@@ -38,7 +38,7 @@ struct CompareCommand: ParsableCommand {
     @Option(name: .customLong("max-diff-ratio"), help: "Allow up to this fraction (0…1) of differing pixels per image.")
     var maxDiffRatio: Double = 0
 
-    @Flag(help: "Print a JSON report instead of lines (file by file).")
+    @Flag(help: "Print a JSON report instead of lines (for two book folders: the plan, and each file's page slots).")
     var json = false
 
     @Option(name: .customLong("shift-tolerance"),
@@ -58,7 +58,7 @@ struct CompareCommand: ParsableCommand {
         try options.validate()
         guard (0...16).contains(shiftTolerance) else { throw ValidationError("--shift-tolerance must be from 0 to 16") }
         let results: [FileComparison]
-        if !json, isFolder(expected), isFolder(actual), try compareBooks(options) { return }
+        if isFolder(expected), isFolder(actual), try compareBooks(options) { return }
         switch (isFolder(expected), isFolder(actual)) {
         case (true, true):
             do {
@@ -98,16 +98,17 @@ struct CompareCommand: ParsableCommand {
             printError(error.description)
             throw ExitCode(2)
         }
-        // The report and JUnit file stay file by file.
-        if reports.isRequested {
-            try reports.write(try ImageComparator.compareFolders(expected: expected, actual: actual, options: options),
-                              title: "mihiraki compare \(expected) \(actual)", suite: "mihiraki compare")
+        // The report and JUnit file stay file by file; JSON lists both.
+        if reports.isRequested || json {
+            let files = try ImageComparator.compareFolders(expected: expected, actual: actual, options: options)
+            try reports.write(files, title: "mihiraki compare \(expected) \(actual)", suite: "mihiraki compare")
+            if json { print(ImageComparator.json(books, files: files), terminator: "") }
         }
-        let lines = books.lines
-        if lines.isEmpty {
-            print("ok: \(books.slots.filter { $0.page != nil }.count) pages and every background the same")
-        } else {
-            for line in lines { print(line) }
+        if !json {
+            let lines = books.lines
+            for line in lines.isEmpty ? ["ok: \(books.slots.filter { $0.page != nil }.count) pages and every background the same"] : lines {
+                print(line)
+            }
         }
         if !books.ok { throw ExitCode(1) }
         return true

@@ -60,6 +60,20 @@ struct CompareBooksCLITests {
         #expect(inserted.stdout == "page 12: spread 7 left → spread 7 right\n", "\(inserted.stdout)")
         let same = try mihiraki(["compare", ltr, try Self.render(book, folder.path + "/again")])
         #expect(same.status == 0 && same.stdout == "ok: 12 pages and every background the same\n", "\(same.stdout)")
+        // --json: today's keys, the plan beside the files, each file's page slots.
+        let json = try mihiraki(["compare", ltr, blank, "--json"])
+        #expect(json.status == 1)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(document["ok"] as? Bool == false)
+        let plan = document["plan"] as? [[String: Any]] ?? []
+        #expect(plan.count == 1 && plan.first?["page"] as? Int == 12, "\(json.stdout.prefix(400))")
+        #expect((plan.first?["was"] as? [String: Any])?["side"] as? String == "left")
+        #expect((plan.first?["now"] as? [String: Any])?["side"] as? String == "right")
+        let files = document["files"] as? [[String: Any]] ?? []
+        let seventh = files.first { $0["file"] as? String == "spread-007.png" }
+        let slots = seventh?["slots"] as? [[String: Any]] ?? []
+        #expect(slots.map { $0["verdict"] as? String } == ["same", "same"], "\(slots)")  // page 12 and the background
+        #expect(seventh?["status"] as? String == "diff" && seventh?["differingPixels"] as? Int ?? 0 > 0)
     }
 
     @Test("A page whose content moved 2 px is 'moved (2, 1)' and passes; a 40×40 recolour is 'changed' with its region; pages after a removed one moved one slot earlier")

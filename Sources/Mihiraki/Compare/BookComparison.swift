@@ -46,7 +46,9 @@ package struct BookComparison: Sendable {
     }
 
     /// The plan's changes, one line each, in words.
-    package var plan: [String]
+    package var plan: [String] { difference.lines }
+    /// The plan's changes as they are listed in JSON.
+    let difference: PlanDifference
     /// Every slot compared: pages in page order, then each spread's background.
     package var slots: [Slot]
 
@@ -66,7 +68,7 @@ extension BookComparison {
                                 shiftTolerance: Int = 2) throws -> BookComparison? {
         guard let was = try? Manifest(json: FileSystem.read(expected + "/manifest.json")),
               let now = try? Manifest(json: FileSystem.read(actual + "/manifest.json")) else { return nil }
-        let plan = PlanDifference(was: was, now: now).lines
+        let difference = PlanDifference(was: was, now: now)
         var images = SpreadImages(expected: expected, actual: actual)
         var slots: [Slot] = []
         let placesWas = PlanDifference.places(was), placesNow = PlanDifference.places(now)
@@ -103,7 +105,7 @@ extension BookComparison {
                 slots.append(slot)
             }
         }
-        return BookComparison(plan: plan, slots: slots)
+        return BookComparison(difference: difference, slots: slots)
     }
 }
 

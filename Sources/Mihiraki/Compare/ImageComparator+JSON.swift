@@ -23,4 +23,58 @@ extension ImageComparator {
         }
         return json.output + "\n"
     }
+
+    /// `compare --json` for two book folders (SPEC §5b): today's keys, with
+    /// `ok` the book's verdict, `plan` beside `files`, and each file's
+    /// `slots` (the pages drawn in it, then its background).
+    package static func json(_ book: BookComparison, files: [FileComparison]) -> String {
+        let json = JSONWriter()
+        json.object {
+            json.key("ok"); json.bool(book.ok)
+            json.key("plan"); book.difference.write(to: json)
+            json.key("files")
+            writeFiles(files, slots: book.slots, to: json)
+        }
+        return json.output + "\n"
+    }
+
+    /// The `files` array: one object per file, with `slots` where there are slots.
+    private static func writeFiles(_ files: [FileComparison], slots: [BookComparison.Slot], to json: JSONWriter) {
+        json.array {
+            for result in files {
+                json.object {
+                    json.key("file"); json.string(result.name)
+                    json.key("status"); json.string(result.status.name)
+                    json.key("differingPixels"); json.number(result.differingPixels)
+                    json.key("antialiasedPixels"); json.number(result.antialiasedPixels)
+                    json.key("totalPixels"); json.number(result.totalPixels)
+                    if let detail = result.detail { json.key("detail"); json.string(detail) }
+                    json.key("slots")
+                    json.array {
+                        for slot in slots where slot.file == result.name { write(slot, to: json) }
+                    }
+                }
+            }
+        }
+    }
+
+    private static func write(_ slot: BookComparison.Slot, to json: JSONWriter) {
+        json.object(inline: true) {
+            json.key("page"); if let page = slot.page { json.number(page) } else { json.null() }
+            json.key("side"); json.string(slot.side)
+            json.key("verdict"); json.string(slot.verdict.rawValue)
+            if let shift = slot.shift { json.key("shift"); json.numbers([shift.dx, shift.dy]) }
+            json.key("differingPixels"); json.number(slot.differingPixels)
+            json.key("regions")
+            json.array {
+                for region in slot.regions {
+                    json.object(inline: true) {
+                        json.key("pageBox"); json.numbers([region.page.x, region.page.y, region.page.width, region.page.height])
+                        json.key("canvasBox")
+                        json.numbers([region.canvas.x, region.canvas.y, region.canvas.width, region.canvas.height])
+                    }
+                }
+            }
+        }
+    }
 }

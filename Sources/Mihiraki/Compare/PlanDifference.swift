@@ -14,14 +14,28 @@ struct PlanDifference {
         var rect: PixelRect
     }
 
+    /// One change, as `compare --json` lists it.
+    enum Change {
+        /// `canvas`, `layout`, `direction` or `spreads`, with each side's value.
+        case option(String, was: String, now: String)
+        /// A page in another place, or only on one side (`was` or `now` nil).
+        case page(Int, was: Place?, now: Place?)
+    }
+
     let lines: [String]
+    let changes: [Change]
 
     init(was: Manifest, now: Manifest) {
-        var lines: [String] = []
-        if was.canvas != now.canvas { lines.append("canvas \(was.canvas.text) → \(now.canvas.text)") }
-        if was.layout != now.layout { lines.append("layout \(was.layout.rawValue) → \(now.layout.rawValue)") }
-        if was.direction != now.direction { lines.append("direction \(was.direction.rawValue) → \(now.direction.rawValue)") }
-        if was.spreads.count != now.spreads.count { lines.append("spreads \(was.spreads.count) → \(now.spreads.count)") }
+        var lines: [String] = [], changes: [Change] = []
+        func option(_ name: String, _ a: String, _ b: String) {
+            guard a != b else { return }
+            lines.append("\(name) \(a) → \(b)")
+            changes.append(.option(name, was: a, now: b))
+        }
+        option("canvas", was.canvas.text, now.canvas.text)
+        option("layout", was.layout.rawValue, now.layout.rawValue)
+        option("direction", was.direction.rawValue, now.direction.rawValue)
+        option("spreads", String(was.spreads.count), String(now.spreads.count))
         let before = Self.places(was), after = Self.places(now)
         // Each page's place in reading order: a spread's first-read side counts first.
         func position(_ place: Place, _ direction: ReadingDirection) -> Int {
@@ -36,6 +50,7 @@ struct PlanDifference {
             guard a.spread != b.spread || mirrored != b.side else { continue }
             moves.append((a.page, position(b, now.direction) - position(a, was.direction),
                           "\(words(a)) → \(words(b))"))
+            changes.append(.page(a.page, was: a, now: b))
         }
         lines += Self.grouped(moves.map { ($0.page, $0.delta, $0.text) }) { delta in
             let slots = abs(delta) == 1 ? "one slot" : "\(abs(delta)) slots"
@@ -45,7 +60,40 @@ struct PlanDifference {
         let removed = Self.order(before, after).filter { after[$0] == nil }.map { before[$0]!.page }
         lines += Self.grouped(removed.map { ($0, 0, "removed") }) { _ in "removed" }
         lines += Self.grouped(added.map { ($0, 0, "added") }) { _ in "added" }
+        for key in Self.order(before, after) where before[key] == nil || after[key] == nil {
+            changes.append(.page(before[key]?.page ?? after[key]!.page, was: before[key], now: after[key]))
+        }
         self.lines = lines
+        self.changes = changes
+    }
+
+    /// The changes as `compare --json` writes them (SPEC §5b).
+    func write(to json: JSONWriter) {
+        json.array {
+            for change in changes {
+                json.object(inline: true) {
+                    switch change {
+                    case .option(let name, let a, let b):
+                        json.key("change"); json.string(name)
+                        json.key("was"); json.string(a)
+                        json.key("now"); json.string(b)
+                    case .page(let page, let a, let b):
+                        json.key("page"); json.number(page)
+                        for (key, place) in [("was", a), ("now", b)] {
+                            json.key(key)
+                            if let place {
+                                json.object(inline: true) {
+                                    json.key("spread"); json.number(place.spread + 1)
+                                    json.key("side"); json.string(place.side)
+                                }
+                            } else {
+                                json.null()
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Every page a manifest draws, by what identifies it on both sides:
