@@ -98,10 +98,11 @@ struct CompareCommand: ParsableCommand {
             printError(error.description)
             throw ExitCode(2)
         }
-        // The report and JUnit file stay file by file; JSON lists both.
+        // The report stays file by file, JUnit is a case per page slot; JSON lists both.
         if reports.isRequested || json {
             let files = try ImageComparator.compareFolders(expected: expected, actual: actual, options: options)
-            try reports.write(files, title: "mihiraki compare \(expected) \(actual)", suite: "mihiraki compare")
+            try reports.write(files, title: "mihiraki compare \(expected) \(actual)", suite: "mihiraki compare",
+                              cases: books.testCases(book: FileSystem.lastComponent(of: expected)))
             if json { print(ImageComparator.json(books, files: files), terminator: "") }
         }
         if !json {

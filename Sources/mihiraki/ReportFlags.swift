@@ -48,12 +48,13 @@ struct ReportFlags: ParsableArguments {
         }
     }
 
-    /// Writes the HTML report and the JUnit file that were asked for.
-    func write(_ results: [FileComparison], title: String, suite: String) throws {
+    /// Writes the HTML report and the JUnit file that were asked for; the
+    /// JUnit file from `cases` when given (a book's page slots).
+    func write(_ results: [FileComparison], title: String, suite: String, cases: [FileComparison]? = nil) throws {
         if let report { try ImageComparator.writeReport(results, to: report, title: title) }
         if let junit {
             do {
-                try ImageComparator.junit(results, suite: suite).write(toFile: junit, atomically: true, encoding: .utf8)
+                try ImageComparator.junit(cases ?? results, suite: suite).write(toFile: junit, atomically: true, encoding: .utf8)
             } catch {
                 throw ValidationError("--junit: cannot write \(junit): \(error.localizedDescription)")
             }

@@ -95,6 +95,13 @@ struct CompareBooksCLITests {
         // Page 5 is drawn at (1024 - ... ) as it is: its region is the patch, in the page's and the canvas's pixels.
         #expect(line.first?.contains("page [60, 100, 40, 40]") == true, "\(changed.stdout)")
         #expect(line.first.map { $0.contains("canvas [") } == true)
+        // JUnit: the plan, then a case per page slot, the recoloured page the one failure.
+        let junit = folder.path + "/junit.xml"
+        #expect(try mihiraki(["compare", expected, patched, "--junit", junit]).status == 1)
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"tests="20" failures="1""#), "\(xml.prefix(300))")  // 1 plan + 12 pages + 7 backgrounds
+        #expect(xml.contains(#"<testcase classname="book/spread-003" name="page-5">"#), "\(xml)")
+        #expect(xml.contains(#"<testcase classname="book" name="plan"/>"#), "\(xml.prefix(600))")
         // p3.png removed: pages 4–12 (as numbered before) each take the place of the one before.
         try FileManager.default.removeItem(atPath: folder.path + "/book/p3.png")
         let fewer = try Self.render(folder.path + "/book", folder.path + "/d")

@@ -57,6 +57,20 @@ package struct BookComparison: Sendable {
 
     /// The text `compare` prints: the plan lines, then each slot that is not `same`.
     package var lines: [String] { plan + slots.filter { $0.verdict != .same }.map(\.line) }
+
+    /// JUnit's test cases (SPEC §5b): `BOOK/plan`, then one per page slot,
+    /// `BOOK/spread-007/page-14` (`…/background` for a spread's background).
+    package func testCases(book: String) -> [FileComparison] {
+        var cases = [FileComparison(name: book + "/plan", status: plan.isEmpty ? .ok : .diff,
+                                    detail: plan.isEmpty ? nil : plan.joined(separator: "; "))]
+        for slot in slots {
+            let spread = slot.file.split(separator: ".").first.map(String.init) ?? slot.file
+            let name = book + "/" + spread + "/" + (slot.page.map { "page-\($0)" } ?? "background")
+            cases.append(FileComparison(name: name, status: slot.passes ? .ok : .diff, differingPixels: slot.differingPixels,
+                                        detail: slot.passes ? nil : slot.line))
+        }
+        return cases
+    }
 }
 
 extension BookComparison {
