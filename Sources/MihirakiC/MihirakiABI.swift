@@ -281,6 +281,11 @@ public func mihiraki_compare(_ expected: UnsafePointer<CChar>?, _ actual: Unsafe
         if let folder = options.reportFolder {
             try ImageComparator.writeReport(comparisons, to: folder, title: "\(first) against \(second)")
         }
+        // Two book folders with manifests: the document `compare --json` prints, and its lines.
+        if folders, let book = try BookComparison.compare(expected: first, actual: second, options: options) {
+            if let result { result.pointee = strdup(ImageComparator.json(book, files: comparisons, lines: true)) }
+            return Int32(book.plan.count + book.slots.filter { !$0.passes }.count)
+        }
         if let result {
             result.pointee = json(comparisons.map { comparison -> [String: Any] in
                 ["name": comparison.name, "status": "\(comparison.status)",

@@ -302,7 +302,29 @@ class Outcome(NamedTuple):
 class CompareResult:
     """What ``compare`` found: ``ok`` (also its truth value),
     ``differing_pixels``, ``total_pixels`` and, for folders, ``files`` (one
-    result per file, with its ``name`` and ``status``)."""
+    result per file, with its ``name`` and ``status``). Between two book
+    folders ``render`` wrote (each with ``manifest.json``), ``ok`` is the
+    book's verdict and there is more, as ``compare --json`` gives it:
+    ``plan`` (each change: ``{"page", "was", "now"}`` or ``{"change",
+    "was", "now"}``), ``slots`` (each page slot and background, with its
+    ``file``, ``page``, ``side``, ``verdict`` — same, moved, changed,
+    added, removed — ``shift``, ``differingPixels`` and ``regions``) and
+    ``lines``, the command's text."""
+
+    plan: List[Dict[str, Any]] = []
+    slots: List[Dict[str, Any]] = []
+    lines: List[str] = []
+
+    @classmethod
+    def _of_book(cls, document: Dict[str, Any]) -> "CompareResult":
+        rows = [{"name": f["file"], "status": f["status"], "differing_pixels": f["differingPixels"],
+                 "total_pixels": f["totalPixels"], "detail": f.get("detail", "")} for f in document["files"]]
+        result = cls(rows, folders=True)
+        result.ok = document["ok"]
+        result.plan = document["plan"]
+        result.slots = [dict(slot, file=f["file"]) for f in document["files"] for slot in f.get("slots", [])]
+        result.lines = document.get("lines", [])
+        return result
 
     def __init__(self, rows: List[Dict[str, Any]], folders: bool):
         self.files = [_FileResult(row) for row in rows] if folders else []
@@ -401,7 +423,10 @@ def compare(expected: Any, actual: Any, threshold: float = 0.1,
                                        ctypes.byref(result), ctypes.byref(error))
         if status < 0:
             _raise(error)
-        rows = json.loads(_text(result.value))
+        document = json.loads(_text(result.value))
+        if isinstance(document, dict):
+            return CompareResult._of_book(document)
+        rows = document
         unread = [row["detail"] or row["name"] for row in rows if row["status"] == "error"]
         if unread:
             raise BookError("; ".join(unread))

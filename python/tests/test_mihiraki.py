@@ -233,13 +233,13 @@ def test_the_snapshot_fixture_passes_then_fails_on_a_changed_page(tmp_path):
     assert missing.returncode != 0 and "--snapshot-update" in missing.stdout
     assert pytest_run("--snapshot-update").returncode == 0
     assert pytest_run().returncode == 0
-    # One page changed: its spread is named, and the report is written beside the goldens.
+    # One page changed: the page and its verdict are named, and the report is written beside the goldens.
     page = Image.open(tmp_path / "book" / "page3.jpg").convert("RGB")
     page.paste((255, 0, 0), (0, 0, page.width // 2, page.height // 2))
     page.save(tmp_path / "book" / "page3.jpg", quality=95)
     changed = pytest_run()
     assert changed.returncode != 0
-    assert "spread-002.png (diff" in changed.stdout, changed.stdout
+    assert "page 3, spread-002.png right: changed" in changed.stdout, changed.stdout
     report = tmp_path / "__snapshots__" / "test_book" / "test_book-report" / "index.html"
     assert report.exists() and str(report) in changed.stdout
 
@@ -278,3 +278,20 @@ def test_a_path_that_is_not_utf8_opens_by_its_bytes(tmp_path):
     with pytest.raises(mihiraki.BookError) as error:
         mihiraki.open(os.fsencode(str(tmp_path)) + b"/nope\xfe")
     assert str(error.value) == f"{tmp_path}/nope\\xFE: no such file or folder"
+
+
+def test_compare_of_two_renders_gives_the_plan_and_page_verdicts(tmp_path):
+    """Two book folders render wrote are compared page by page: the same
+    plan changes and verdicts the command prints, as objects."""
+    mihiraki.render([SAMPLE], str(tmp_path / "ltr"), size="x120")
+    mihiraki.render([SAMPLE], str(tmp_path / "rtl"), size="x120", direction="rtl")
+    mihiraki.render([SAMPLE], str(tmp_path / "again"), size="x120")
+    ltr, rtl = str(tmp_path / "ltr" / "sample-book"), str(tmp_path / "rtl" / "sample-book")
+    flipped = mihiraki.compare(ltr, rtl)
+    assert not flipped and flipped.plan == [{"change": "direction", "was": "ltr", "now": "rtl"}]
+    assert flipped.lines == ["direction ltr → rtl"]
+    assert {slot["verdict"] for slot in flipped.slots} == {"same"}
+    assert {slot["page"] for slot in flipped.slots if slot["page"]} == set(range(1, 13))
+    same = mihiraki.compare(ltr, str(tmp_path / "again" / "sample-book"))
+    assert same and same.plan == [] and same.lines == []
+

@@ -27,10 +27,14 @@ extension ImageComparator {
     /// `compare --json` for two book folders (SPEC §5b): today's keys, with
     /// `ok` the book's verdict, `plan` beside `files`, and each file's
     /// `slots` (the pages drawn in it, then its background).
-    package static func json(_ book: BookComparison, files: [FileComparison]) -> String {
+    package static func json(_ book: BookComparison, files: [FileComparison], lines: Bool = false) -> String {
         let json = JSONWriter()
         json.object {
             json.key("ok"); json.bool(book.ok)
+            if lines {
+                // The text lines too, for callers that show them (the C ABI's Python).
+                json.key("lines"); json.array { for line in book.lines { json.string(line) } }
+            }
             json.key("plan"); book.difference.write(to: json)
             json.key("files")
             writeFiles(files, slots: book.slots, to: json)
