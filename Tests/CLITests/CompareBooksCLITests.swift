@@ -138,4 +138,19 @@ struct CompareBooksCLITests {
         #expect(rewritten == ["manifest.json", "spread-003.png"], "\(rewritten)")
         #expect(try mihiraki(["render", book, "--check", goldens] + flags).status == 0)
     }
+
+    /// Two pages' pictures exchanged between their files: each page shows
+    /// the other's content, said in one word each, not two changes.
+    @Test("Two pages whose pictures were exchanged are 'swapped', each naming the other")
+    func swappedPages() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let expected = try Self.render(try Self.book(folder, "book"), folder.path + "/a")
+        let swapped = try Self.render(try Self.book(folder, "book", { $0 == 4 ? try Self.page(5) : $0 == 5 ? try Self.page(4) : nil }),
+                                      folder.path + "/b")
+        let run = try mihiraki(["compare", expected, swapped])
+        #expect(run.status == 1)
+        #expect(run.stdout == "page 4, spread-003.png left: swapped, shows page 5\npage 5, spread-003.png right: swapped, shows page 4\n",
+                "\(run.stdout)")
+    }
 }

@@ -10,7 +10,7 @@ import MihirakiRaster
 package struct BookComparison: Sendable {
     /// What a page slot's content did between the two renders.
     package enum Verdict: String, Sendable {
-        case same, moved, changed, added, removed
+        case same, moved, changed, swapped, added, removed
     }
 
     /// One page slot (or a spread's background, `page` nil) and its verdict.
@@ -21,6 +21,8 @@ package struct BookComparison: Sendable {
         package var verdict: Verdict
         /// The content's displacement from expected to actual, right and down positive.
         package var shift: (dx: Int, dy: Int)?
+        /// For `swapped`: the page whose expected content this slot now shows.
+        package var swappedWith: Int?
         package var differingPixels = 0
         /// Each region that differs, in the expected page's pixels and in canvas pixels.
         package var regions: [(page: PixelRect, canvas: PixelRect)] = []
@@ -35,6 +37,7 @@ package struct BookComparison: Sendable {
             case .same: return "\(place): same"
             case .moved: return "\(place): moved (\(shift?.dx ?? 0), \(shift?.dy ?? 0))"
             case .added, .removed: return "\(place): \(verdict.rawValue)"
+            case .swapped: return "\(place): swapped, shows page \(swappedWith ?? 0)"
             case .changed:
                 let boxes = regions.prefix(4).map { "page \(Self.box($0.page)), canvas \(Self.box($0.canvas))" }
                 let more = regions.count > 4 ? " and \(regions.count - 4) more" : ""
@@ -85,6 +88,8 @@ extension BookComparison {
         let difference = PlanDifference(was: was, now: now)
         var images = SpreadImages(expected: expected, actual: actual)
         var slots: [Slot] = []
+        // The crops of pages that changed, to find those that show another page's content.
+        var changed: [(index: Int, expected: PixelBuffer, actual: PixelBuffer)] = []
         let placesWas = PlanDifference.places(was), placesNow = PlanDifference.places(now)
         for key in PlanDifference.order(placesWas, placesNow) {
             guard let a = placesWas[key] else {
@@ -105,7 +110,20 @@ extension BookComparison {
             slot.file = spreadNow.file
             slot.side = b.side
             slot.regions = slot.regions.map { ($0.page, $0.page.offset(by: a.rect)) }
+            if slot.verdict == .changed { changed.append((slots.count, crops.0, crops.1)) }
             slots.append(slot)
+        }
+        // A changed page whose content is another changed page's expected content: swapped.
+        for one in changed {
+            for other in changed where other.index != one.index && other.expected.width == one.actual.width
+                && other.expected.height == one.actual.height {
+                guard SlotMatch.withinBudget(PixelMatch.compare(other.expected, one.actual, options: options.pixel).differing,
+                                             of: one.actual, options) else { continue }
+                slots[one.index].verdict = .swapped
+                slots[one.index].swappedWith = slots[other.index].page
+                slots[one.index].regions = []
+                break
+            }
         }
         // The background and blanks of each spread both sides have, where the canvas is the same.
         if was.canvas == now.canvas {

@@ -68,6 +68,7 @@ extension ImageComparator {
             json.key("side"); json.string(slot.side)
             json.key("verdict"); json.string(slot.verdict.rawValue)
             if let shift = slot.shift { json.key("shift"); json.numbers([shift.dx, shift.dy]) }
+            if let page = slot.swappedWith { json.key("swappedWith"); json.number(page) }
             json.key("differingPixels"); json.number(slot.differingPixels)
             json.key("regions")
             json.array {
