@@ -85,34 +85,69 @@ struct CompareCommand: ParsableCommand {
         if results.contains(where: { $0.status != .ok }) { throw ExitCode(1) }
     }
 
-    /// Two book folders with manifests, compared page by page (SPEC §5b):
-    /// prints their lines and ends the command; false when either folder
-    /// has no manifest Mihiraki reads (then files are compared one by one).
+    /// Two book folders with manifests, or two OUTDIRs of them, compared
+    /// page by page (SPEC §5b): prints their lines (each with its book's
+    /// name before it for OUTDIRs) and ends the command; false when neither
+    /// holds a manifest Mihiraki reads (then files are compared one by one).
     func compareBooks(_ options: ImageComparator.Options) throws -> Bool {
-        let books: BookComparison
+        let single = FileSystem.kind(expected + "/manifest.json") == .file && FileSystem.kind(actual + "/manifest.json") == .file
+        let names = single ? [""] : Set(bookFolders(expected) + bookFolders(actual)).sorted()
+        guard !names.isEmpty else { return false }
+        var books: [(name: String, comparison: BookComparison?, files: [FileComparison])] = []
         do {
-            guard let found = try BookComparison.compare(expected: expected, actual: actual, options: options,
-                                                         shiftTolerance: shiftTolerance) else { return false }
-            books = found
+            for name in names {
+                let (a, b) = single ? (expected, actual) : (expected + "/" + name, actual + "/" + name)
+                let comparison = try BookComparison.compare(expected: a, actual: b, options: options, shiftTolerance: shiftTolerance)
+                guard single || comparison != nil else {
+                    // A book on one side only.
+                    let missing = FileSystem.kind(b + "/manifest.json") != .file
+                    books.append((name, nil, [FileComparison(name: name, status: missing ? .missing : .extra)]))
+                    continue
+                }
+                guard let comparison else { return false }
+                let files = reports.isRequested || json ? try ImageComparator.compareFolders(expected: a, actual: b, options: options) : []
+                books.append((name, comparison, files))
+            }
         } catch let error as MihirakiError {
             printError(error.description)
             throw ExitCode(2)
         }
         // The report stays file by file, JUnit is a case per page slot; JSON lists both.
-        if reports.isRequested || json {
-            let files = try ImageComparator.compareFolders(expected: expected, actual: actual, options: options)
-            try reports.write(files, title: "mihiraki compare \(expected) \(actual)", suite: "mihiraki compare",
-                              cases: books.testCases(book: FileSystem.lastComponent(of: expected)))
-            if json { print(ImageComparator.json(books, files: files), terminator: "") }
+        if reports.isRequested {
+            let cases = books.flatMap { book in
+                book.comparison?.testCases(book: single ? FileSystem.lastComponent(of: expected) : book.name) ?? book.files
+            }
+            try reports.write(try ImageComparator.compareFolders(expected: expected, actual: actual, options: options),
+                              title: "mihiraki compare \(expected) \(actual)", suite: "mihiraki compare", cases: cases)
         }
-        if !json {
-            let lines = books.lines
-            for line in lines.isEmpty ? ["ok: \(books.slots.filter { $0.page != nil }.count) pages and every background the same"] : lines {
-                print(line)
+        let ok = books.allSatisfy { $0.comparison?.ok ?? false }
+        if json {
+            if single, let only = books.first?.comparison {
+                print(ImageComparator.json(only, files: books[0].files), terminator: "")
+            } else {
+                print(ImageComparator.json(books: books.map { ($0.name, $0.comparison, $0.files) }), terminator: "")
+            }
+        } else {
+            for book in books {
+                let prefix = single ? "" : book.name + ": "
+                guard let comparison = book.comparison else {
+                    print(prefix + (book.files.first?.status == .missing ? "missing" : "extra"))
+                    continue
+                }
+                let lines = comparison.lines
+                for line in lines.isEmpty ? ["ok: \(comparison.slots.filter { $0.page != nil }.count) pages and every background the same"]
+                        : lines {
+                    print(prefix + line)
+                }
             }
         }
-        if !books.ok { throw ExitCode(1) }
+        if !ok { throw ExitCode(1) }
         return true
+    }
+
+    /// The folders directly under `root` that hold a manifest: the books of an OUTDIR.
+    func bookFolders(_ root: String) -> [String] {
+        ((try? FileSystem.list(root)) ?? []).filter { FileSystem.kind(root + "/" + $0 + "/manifest.json") == .file }
     }
 
     func isFolder(_ path: String) -> Bool {

@@ -153,4 +153,25 @@ struct CompareBooksCLITests {
         #expect(run.stdout == "page 4, spread-003.png left: swapped, shows page 5\npage 5, spread-003.png right: swapped, shows page 4\n",
                 "\(run.stdout)")
     }
+
+    /// The issue's own example, at a size where a left and a right slot are
+    /// drawn a pixel apart in width (each edge rounded on its own), between
+    /// two OUTDIRs: one line a book, the book's name before it.
+    @Test("Two OUTDIRs: the sample book LTR against RTL at x200 is one line; a book on one side only is 'missing'; --json lists books")
+    func outdirs() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let sample = Fixtures.sampleBook.path
+        try FileManager.default.copyItem(atPath: sample, toPath: folder.path + "/other")
+        #expect(try mihiraki(["render", sample, folder.path + "/other", "-o", folder.path + "/ltr", "--size", "x200", "--quiet"]).status == 0)
+        #expect(try mihiraki(["render", sample, "-o", folder.path + "/rtl", "--size", "x200", "--direction", "rtl", "--quiet"]).status == 0)
+        let run = try mihiraki(["compare", folder.path + "/ltr", folder.path + "/rtl"])
+        #expect(run.status == 1)
+        #expect(run.stdout == "other: missing\nsample-book: direction ltr → rtl\n", "\(run.stdout)")
+        let json = try mihiraki(["compare", folder.path + "/ltr", folder.path + "/rtl", "--json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let books = document["books"] as? [[String: Any]] ?? []
+        #expect(document["ok"] as? Bool == false && books.map { $0["book"] as? String } == ["other", "sample-book"])
+        #expect((books.last?["plan"] as? [[String: Any]])?.first?["change"] as? String == "direction")
+    }
 }

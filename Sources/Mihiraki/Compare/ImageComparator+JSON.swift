@@ -42,6 +42,30 @@ extension ImageComparator {
         return json.output + "\n"
     }
 
+    /// `compare --json` for two OUTDIRs of books (SPEC §5b): `{ "ok",
+    /// "books": [ { "book", "ok", "plan", "files" } ] }`; a book on one side
+    /// only has no plan and its one file entry says `missing` or `extra`.
+    package static func json(books: [(name: String, comparison: BookComparison?, files: [FileComparison])]) -> String {
+        let json = JSONWriter()
+        json.object {
+            json.key("ok"); json.bool(books.allSatisfy { $0.comparison?.ok ?? false })
+            json.key("books")
+            json.array {
+                for book in books {
+                    json.object {
+                        json.key("book"); json.string(book.name)
+                        json.key("ok"); json.bool(book.comparison?.ok ?? false)
+                        json.key("plan")
+                        if let comparison = book.comparison { comparison.difference.write(to: json) } else { json.array {} }
+                        json.key("files")
+                        writeFiles(book.files, slots: book.comparison?.slots ?? [], to: json)
+                    }
+                }
+            }
+        }
+        return json.output + "\n"
+    }
+
     /// The `files` array: one object per file, with `slots` where there are slots.
     private static func writeFiles(_ files: [FileComparison], slots: [BookComparison.Slot], to json: JSONWriter) {
         json.array {

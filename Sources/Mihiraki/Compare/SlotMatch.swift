@@ -10,12 +10,24 @@ enum SlotMatch {
     static func judge(expected: PixelBuffer, actual: PixelBuffer, options: ImageComparator.Options,
                       tolerance: Int) -> BookComparison.Slot {
         var slot = BookComparison.Slot(page: nil, file: "", side: "", verdict: .same)
-        let actual = actual.width == expected.width && actual.height == expected.height
-            ? actual : LanczosResampler.resample(actual, width: expected.width, height: expected.height).straightRGBA
+        let resized = actual.width != expected.width || actual.height != expected.height
+        let actual = resized ? LanczosResampler.resample(actual, width: expected.width, height: expected.height).straightRGBA : actual
         let match = PixelMatch.compare(expected, actual, options: options.pixel, makeDiff: true)
         if withinBudget(match.differing, of: expected, options) {
             slot.differingPixels = match.differing
             return slot
+        }
+        // A page drawn a pixel or two larger on the other side (each edge is
+        // rounded on its own: a left and a right slot of 128.5 pixels are
+        // drawn 128 and 129 wide) differs in every fine detail once
+        // resampled; what a reader sees is compared at half the size.
+        if resized && abs(actual.width - expected.width) <= 2 && abs(actual.height - expected.height) <= 2
+            && expected.width >= 8 && expected.height >= 8 {
+            let (w, h) = (expected.width / 2, expected.height / 2)
+            let a = LanczosResampler.resample(expected, width: w, height: h).straightRGBA
+            let b = LanczosResampler.resample(actual, width: w, height: h).straightRGBA
+            let differing = PixelMatch.compare(a, b, options: options.pixel).differing
+            if withinBudget(differing, of: a, options) { return slot }
         }
         // The content displaced by (dx, dy): actual(x + dx, y + dy) = expected(x, y) where both exist.
         var best: (dx: Int, dy: Int, differing: Int)?
