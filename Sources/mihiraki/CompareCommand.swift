@@ -90,7 +90,13 @@ struct CompareCommand: ParsableCommand {
     /// name before it for OUTDIRs) and ends the command; false when neither
     /// holds a manifest Mihiraki reads (then files are compared one by one).
     func compareBooks(_ options: ImageComparator.Options) throws -> Bool {
-        let single = FileSystem.kind(expected + "/manifest.json") == .file && FileSystem.kind(actual + "/manifest.json") == .file
+        let manifests = [expected, actual].map { FileSystem.kind($0 + "/manifest.json") == .file }
+        let single = manifests[0] && manifests[1]
+        if manifests[0] != manifests[1] {
+            let without = manifests[0] ? actual : expected
+            printError("note: \(without) has no manifest.json: comparing file by file")
+            return false
+        }
         let names = single ? [""] : Set(bookFolders(expected) + bookFolders(actual)).sorted()
         guard !names.isEmpty else { return false }
         var books: [(name: String, comparison: BookComparison?, files: [FileComparison])] = []
@@ -104,7 +110,10 @@ struct CompareCommand: ParsableCommand {
                     books.append((name, nil, [FileComparison(name: name, status: missing ? .missing : .extra)]))
                     continue
                 }
-                guard let comparison else { return false }
+                guard let comparison else {
+                    printError("note: a manifest.json Mihiraki cannot read (from another version?): comparing file by file")
+                    return false
+                }
                 let files = reports.isRequested || json ? try ImageComparator.compareFolders(expected: a, actual: b, options: options) : []
                 books.append((name, comparison, files))
             }

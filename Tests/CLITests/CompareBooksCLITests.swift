@@ -174,4 +174,21 @@ struct CompareBooksCLITests {
         #expect(document["ok"] as? Bool == false && books.map { $0["book"] as? String } == ["other", "sample-book"])
         #expect((books.last?["plan"] as? [[String: Any]])?.first?["change"] as? String == "direction")
     }
+
+    @Test("A manifest missing on one side, or one Mihiraki cannot read, is a one-line note and a comparison file by file")
+    func manifestFallback() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let book = try Self.book(folder, "book", pages: 3)
+        let a = try Self.render(book, folder.path + "/a"), b = try Self.render(book, folder.path + "/b")
+        try FileManager.default.removeItem(atPath: b + "/manifest.json")
+        let missing = try mihiraki(["compare", a, b])
+        #expect(missing.status == 0 && missing.stderr == "mihiraki: note: \(b) has no manifest.json: comparing file by file\n",
+                "\(missing.stderr)")
+        #expect(missing.stdout.contains("spread-001.png: ok"), "\(missing.stdout)")
+        try Array(#"{"book": "old", "spreads": 3}"#.utf8).withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: b + "/manifest.json")) }
+        let unreadable = try mihiraki(["compare", a, b])
+        #expect(unreadable.status == 0 && unreadable.stderr.hasPrefix("mihiraki: note: a manifest.json Mihiraki cannot read"),
+                "\(unreadable.stderr)")
+    }
 }
