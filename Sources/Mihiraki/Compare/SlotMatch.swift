@@ -12,7 +12,8 @@ enum SlotMatch {
         var slot = BookComparison.Slot(page: nil, file: "", side: "", verdict: .same)
         let resized = actual.width != expected.width || actual.height != expected.height
         let actual = resized ? LanczosResampler.resample(actual, width: expected.width, height: expected.height).straightRGBA : actual
-        let match = PixelMatch.compare(expected, actual, options: options.pixel, makeDiff: true)
+        if actual.pixels == expected.pixels { return slot }
+        let match = PixelMatch.compare(expected, actual, options: options.pixel)
         if withinBudget(match.differing, of: expected, options) {
             slot.differingPixels = match.differing
             return slot
@@ -48,7 +49,8 @@ enum SlotMatch {
         }
         slot.verdict = .changed
         slot.differingPixels = match.differing
-        slot.regions = regions(match.diffImage).map { ($0, $0) }
+        // The diff picture only for a page that changed: it tells where.
+        slot.regions = regions(PixelMatch.compare(expected, actual, options: options.pixel, makeDiff: true).diffImage).map { ($0, $0) }
         return slot
     }
 
@@ -58,19 +60,22 @@ enum SlotMatch {
                            options: ImageComparator.Options) -> BookComparison.Slot {
         var slot = BookComparison.Slot(page: nil, file: "", side: "background", verdict: .same)
         guard expected.width == actual.width, expected.height == actual.height else { return slot }
-        var ignore = [UInt8](repeating: 0, count: expected.width * expected.height)
-        for rect in pages where rect.count == 4 {
-            for y in max(0, rect[1])..<max(max(0, rect[1]), min(expected.height, rect[1] + rect[3])) {
-                for x in max(0, rect[0])..<max(max(0, rect[0]), min(expected.width, rect[0] + rect[2])) {
-                    ignore[y * expected.width + x] = 1
-                }
+        if actual.pixels == expected.pixels { return slot }
+        let width = expected.width
+        var ignore = [UInt8](repeating: 0, count: width * expected.height)
+        ignore.withUnsafeMutableBufferPointer { mask in
+            for rect in pages where rect.count == 4 {
+                let x0 = min(max(0, rect[0]), width), x1 = min(max(x0, rect[0] + rect[2]), width)
+                let y0 = min(max(0, rect[1]), expected.height), y1 = min(max(y0, rect[1] + rect[3]), expected.height)
+                for y in y0..<y1 where x1 > x0 { (mask.baseAddress! + y * width + x0).update(repeating: 1, count: x1 - x0) }
             }
         }
-        let match = PixelMatch.compare(expected, actual, options: options.pixel, ignore: ignore, makeDiff: true)
+        let match = PixelMatch.compare(expected, actual, options: options.pixel, ignore: ignore)
         slot.differingPixels = match.differing
         if !withinBudget(match.differing, of: expected, options) {
             slot.verdict = .changed
-            slot.regions = regions(match.diffImage).map { ($0, $0) }
+            let diff = PixelMatch.compare(expected, actual, options: options.pixel, ignore: ignore, makeDiff: true).diffImage
+            slot.regions = regions(diff).map { ($0, $0) }
         }
         return slot
     }
