@@ -141,13 +141,16 @@ extension PixelBuffer {
     ///
     /// Un-premultiplying cannot recover a straight colour whose alpha is
     /// partial (`#0f6b7f01` is stored premultiplied as (0, 0, 0, 1)). Each
-    /// pair of `flat` names a premultiplied value the canvas was filled with
-    /// and the straight colour it stands for; a pixel holding that value
-    /// becomes that colour, so the background and blanks come out exactly
-    /// as given. Any pixel of a page that holds the same value gets the same
+    /// entry of `flat` names a premultiplied value the canvas was filled with,
+    /// the straight colour it stands for and where (`within`, nil:
+    /// anywhere); a pixel there holding that value becomes that colour, so
+    /// the background and blanks come out exactly as given. Entries are
+    /// tried in order: a blank's, within its rectangles, before the
+    /// background's, whose value it may share (`#186b7e01` over `#10203080`
+    /// is stored as the background is). Any pixel of a page that holds the same value gets the same
     /// colour, which premultiplies to what it holds: as faithful as any
     /// other straight value of it.
-    package func reducedForOutput(flat: [(premultiplied: Color, straight: Color)] = []) -> PixelBuffer {
+    package func reducedForOutput(flat: [FlatColour] = []) -> PixelBuffer {
         guard channels >= 3 else { return self }
         // An RGBA canvas is made straight first (the flat colours as given), and then reduced as it is.
         if channels == 4 {
@@ -185,7 +188,7 @@ extension PixelBuffer {
 
     /// A premultiplied RGBA canvas as straight RGBA, each pixel that holds
     /// one of `flat`'s premultiplied values as its straight colour.
-    private func unpremultiplied(flat: [(premultiplied: Color, straight: Color)]) -> PixelBuffer {
+    private func unpremultiplied(flat: [FlatColour]) -> PixelBuffer {
         let n = width * height
         var out = pixels
         let keys = flat.map { UInt32($0.premultiplied.red) | UInt32($0.premultiplied.green) << 8
@@ -194,7 +197,7 @@ extension PixelBuffer {
             if !keys.isEmpty {
                 let key = UInt32(out[4 * i]) | UInt32(out[4 * i + 1]) << 8 | UInt32(out[4 * i + 2]) << 16
                     | UInt32(out[4 * i + 3]) << 24
-                if let k = keys.firstIndex(of: key) {
+                if let k = keys.indices.first(where: { keys[$0] == key && flat[$0].covers(x: i % width, y: i / width) }) {
                     let c = flat[k].straight
                     out[4 * i] = c.red; out[4 * i + 1] = c.green; out[4 * i + 2] = c.blue; out[4 * i + 3] = c.alpha
                     continue
@@ -208,6 +211,25 @@ extension PixelBuffer {
             }
         }
         return PixelBuffer(width: width, height: height, channels: 4, pixels: out)
+    }
+}
+
+/// A colour a canvas was filled with: its premultiplied value as stored,
+/// the straight colour it stands for, and where it was filled (nil:
+/// anywhere). See ``PixelBuffer/reducedForOutput(flat:)``.
+package struct FlatColour: Sendable {
+    package var premultiplied: Color
+    package var straight: Color
+    package var within: [(x: Int, y: Int, width: Int, height: Int)]?
+
+    package init(premultiplied: Color, straight: Color, within: [(x: Int, y: Int, width: Int, height: Int)]? = nil) {
+        self.premultiplied = premultiplied
+        self.straight = straight
+        self.within = within
+    }
+
+    func covers(x: Int, y: Int) -> Bool {
+        within.map { $0.contains { x >= $0.x && x < $0.x + $0.width && y >= $0.y && y < $0.y + $0.height } } ?? true
     }
 }
 

@@ -74,7 +74,10 @@ struct RenderTests {
                       // The model check, seed 202: a transparent blank over a transparent background
                       // held the blank's colour; a nearly opaque blank over a half-transparent background,
                       // on a canvas that ends up opaque, held its premultiplied rounding (195 for 196).
-                      ("transparent", "#42d6b900"), ("#70263d80", "#28c40cfe")])
+                      ("transparent", "#42d6b900"), ("#70263d80", "#28c40cfe"),
+                      // Seed 404: this blank over this background is stored as the background is
+                      // (8, 16, 24, 128); the background took the blank's colour.
+                      ("#10203080", "#186b7e01")])
     func exactFlatColours(background: String, blank: String) throws {
         let (folder, book) = try flatBook([(50, 100, [90]), (50, 100, [90])])
         defer { folder.remove() }

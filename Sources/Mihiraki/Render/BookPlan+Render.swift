@@ -87,8 +87,9 @@ extension BookPlan {
         }
         // Where nothing but the background or a blank is drawn, the file
         // holds exactly the colour given, alpha included (SPEC §4).
-        let flat = [(blank.premultipliedOver(background), blank.over(background)),
-                    (background.premultiplied, background)]
+        let blanks = slots.filter { $0.leaf == .blank }.map { (x: $0.rect.x, y: $0.rect.y, width: $0.rect.width, height: $0.rect.height) }
+        let flat = [FlatColour(premultiplied: blank.premultipliedOver(background), straight: blank.over(background), within: blanks),
+                    FlatColour(premultiplied: background.premultiplied, straight: background)]
         return timer.measure(.compose) { canvas.reducedForOutput(flat: flat) }
     }
 
