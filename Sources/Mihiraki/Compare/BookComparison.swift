@@ -103,6 +103,12 @@ extension BookComparison {
                 continue
             }
             let spreadNow = now.spreads[b.spread]
+            // Drawn in the same place of a file whose pixels did not change: the same, nothing to crop.
+            let samePlace = spreadWas.file == spreadNow.file && a.rect == b.rect
+            if try samePlace && images.unchanged(spreadWas.file) {
+                slots.append(Slot(page: a.page, file: spreadNow.file, side: b.side, verdict: .same))
+                continue
+            }
             let crops = try (images.expected(spreadWas.file).cropped(to: a.rect),
                              images.actual(spreadNow.file).cropped(to: b.rect))
             var slot = SlotMatch.judge(expected: crops.0, actual: crops.1, options: options, tolerance: shiftTolerance)
@@ -131,6 +137,10 @@ extension BookComparison {
             for spread in was.spreads where filesNow.contains(spread.file) {
                 let other = now.spreads.first { $0.file == spread.file }!
                 let covered = (spread.slots + other.slots).filter { $0.page != nil }.map(\.rect)
+                if try images.unchanged(spread.file) {
+                    slots.append(Slot(page: nil, file: spread.file, side: "background", verdict: .same))
+                    continue
+                }
                 var slot = try SlotMatch.background(expected: images.expected(spread.file), actual: images.actual(spread.file),
                                                     pages: covered, options: options)
                 slot.file = spread.file
@@ -151,8 +161,20 @@ private struct SpreadImages {
         actualFolder = actual
     }
 
+    var unchangedFiles: [String: Bool] = [:]
+
     mutating func expected(_ file: String) throws -> PixelBuffer { try load(expectedFolder + "/" + file) }
     mutating func actual(_ file: String) throws -> PixelBuffer { try load(actualFolder + "/" + file) }
+
+    /// Whether spread `file` holds the same pixels on both sides.
+    mutating func unchanged(_ file: String) throws -> Bool {
+        if let known = unchangedFiles[file] { return known }
+        guard FileSystem.kind(actualFolder + "/" + file) == .file else { return false }
+        let a = try expected(file), b = try actual(file)
+        let same = a.width == b.width && a.height == b.height && a.pixels == b.pixels
+        unchangedFiles[file] = same
+        return same
+    }
 
     private mutating func load(_ path: String) throws -> PixelBuffer {
         if let image = cache[path] { return image }
