@@ -151,38 +151,46 @@ extension BookComparison {
     }
 }
 
-/// Each side's spread files, decoded once, as straight RGBA.
+/// Each side's spread files, decoded once; as straight RGBA (for cropping
+/// and comparing pages) only when a spread's pixels changed.
 private struct SpreadImages {
     let expectedFolder: String, actualFolder: String
-    var cache: [String: PixelBuffer] = [:]
+    var decoded: [String: PixelBuffer] = [:]
+    var straight: [String: PixelBuffer] = [:]
+    var unchangedFiles: [String: Bool] = [:]
 
     init(expected: String, actual: String) {
         expectedFolder = expected
         actualFolder = actual
     }
 
-    var unchangedFiles: [String: Bool] = [:]
+    mutating func expected(_ file: String) throws -> PixelBuffer { try rgba(expectedFolder + "/" + file) }
+    mutating func actual(_ file: String) throws -> PixelBuffer { try rgba(actualFolder + "/" + file) }
 
-    mutating func expected(_ file: String) throws -> PixelBuffer { try load(expectedFolder + "/" + file) }
-    mutating func actual(_ file: String) throws -> PixelBuffer { try load(actualFolder + "/" + file) }
-
-    /// Whether spread `file` holds the same pixels on both sides.
+    /// Whether spread `file` holds the same pixels on both sides (as decoded: no conversion needed to tell).
     mutating func unchanged(_ file: String) throws -> Bool {
         if let known = unchangedFiles[file] { return known }
         guard FileSystem.kind(actualFolder + "/" + file) == .file else { return false }
-        let a = try expected(file), b = try actual(file)
-        let same = a.width == b.width && a.height == b.height && a.pixels == b.pixels
+        let a = try load(expectedFolder + "/" + file), b = try load(actualFolder + "/" + file)
+        let same = a.width == b.width && a.height == b.height && a.channels == b.channels && a.pixels == b.pixels
         unchangedFiles[file] = same
         return same
     }
 
+    private mutating func rgba(_ path: String) throws -> PixelBuffer {
+        if let image = straight[path] { return image }
+        let image = try load(path).straightRGBA
+        straight[path] = image
+        return image
+    }
+
     private mutating func load(_ path: String) throws -> PixelBuffer {
-        if let image = cache[path] { return image }
+        if let image = decoded[path] { return image }
         guard FileSystem.kind(path) == .file else {
             throw MihirakiError(.badBook, path: path, "listed in its manifest, but missing")
         }
-        let image = try ImageComparator.load(path).straightRGBA
-        cache[path] = image
+        let image = try ImageComparator.load(path)
+        decoded[path] = image
         return image
     }
 }
