@@ -10,14 +10,7 @@ extension ImageComparator {
             json.key("files")
             json.array {
                 for result in results {
-                    json.object(inline: true) {
-                        json.key("file"); json.string(result.name)
-                        json.key("status"); json.string(result.status.name)
-                        json.key("differingPixels"); json.number(result.differingPixels)
-                        json.key("antialiasedPixels"); json.number(result.antialiasedPixels)
-                        json.key("totalPixels"); json.number(result.totalPixels)
-                        if let detail = result.detail { json.key("detail"); json.string(detail) }
-                    }
+                    json.object(inline: true) { writeKeys(of: result, to: json) }
                 }
             }
         }
@@ -66,17 +59,22 @@ extension ImageComparator {
         return json.output + "\n"
     }
 
+    /// A file's keys as `compare --json` has always written them.
+    private static func writeKeys(of result: FileComparison, to json: JSONWriter) {
+        json.key("file"); json.string(result.name)
+        json.key("status"); json.string(result.status.name)
+        json.key("differingPixels"); json.number(result.differingPixels)
+        json.key("antialiasedPixels"); json.number(result.antialiasedPixels)
+        json.key("totalPixels"); json.number(result.totalPixels)
+        if let detail = result.detail { json.key("detail"); json.string(detail) }
+    }
+
     /// The `files` array: one object per file, with `slots` where there are slots.
     private static func writeFiles(_ files: [FileComparison], slots: [BookComparison.Slot], to json: JSONWriter) {
         json.array {
             for result in files {
                 json.object {
-                    json.key("file"); json.string(result.name)
-                    json.key("status"); json.string(result.status.name)
-                    json.key("differingPixels"); json.number(result.differingPixels)
-                    json.key("antialiasedPixels"); json.number(result.antialiasedPixels)
-                    json.key("totalPixels"); json.number(result.totalPixels)
-                    if let detail = result.detail { json.key("detail"); json.string(detail) }
+                    writeKeys(of: result, to: json)
                     json.key("slots")
                     json.array {
                         for slot in slots where slot.file == result.name { write(slot, to: json) }
