@@ -153,21 +153,11 @@ extension PixelBuffer {
     package func reducedForOutput(flat: [FlatColour] = []) -> PixelBuffer {
         guard channels >= 3 else { return self }
         // An RGBA canvas is made straight first (the flat colours as given), and then reduced as it is.
-        if channels == 4 {
-            let straight = unpremultiplied(flat: flat)
-            if straight.isReducible { return straight.reduced() }
-            return straight
-        }
-        return reduced()
+        return (channels == 4 ? unpremultiplied(flat: flat) : self).reduced()
     }
 
-    /// Whether an RGBA buffer is all opaque (so RGB or gray holds it).
-    private var isReducible: Bool {
-        pixels.withUnsafeBufferPointer { mh_gray_opaque($0.baseAddress!, width * height, 4) } & Int32(MH_PIXELS_OPAQUE) != 0
-    }
-
-    /// An opaque canvas (RGB, or RGBA whose alpha is all 255) as gray when
-    /// every pixel has R = G = B, else RGB; a see-through one as it is.
+    /// An opaque canvas (RGB, or straight RGBA whose alpha is all 255) as
+    /// gray when every pixel has R = G = B, else RGB; a see-through one as it is.
     private func reduced() -> PixelBuffer {
         let n = width * height, c = channels
         let found = pixels.withUnsafeBufferPointer { mh_gray_opaque($0.baseAddress!, n, Int32(c)) }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Mihiraki
 import MihirakiProcess
 import MihirakiRequests
 import Synchronization
@@ -58,8 +59,7 @@ package final class WorkerPool: Sendable {
     init(program: String, settings: Settings) {
         self.program = program
         var settings = settings
-        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((base + "/mihiraki-workers-XXXXXX").utf8CString)
+        var template = Array((FileSystem.temporaryFolder + "/mihiraki-workers-XXXXXX").utf8CString)
         // Without one (an unwritable TMPDIR) a worker may write nothing, and
         // an archive that needs unpacking fails its request in one line.
         settings.scratch = mkdtemp(&template).map { String(cString: $0) }
@@ -234,12 +234,8 @@ package final class WorkerPool: Sendable {
             var status: Int32 = 0
             while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
         }
-        guard let scratch = settings.scratch, let folder = opendir(scratch) else { return }
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name != "." && name != ".." { unlink(scratch + "/" + name) }
-        }
-        closedir(folder)
+        guard let scratch = settings.scratch else { return }
+        for name in (try? FileSystem.list(scratch)) ?? [] { FileSystem.remove(scratch + "/" + name) }
         rmdir(scratch)
     }
 }

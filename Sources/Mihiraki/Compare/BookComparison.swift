@@ -90,7 +90,7 @@ extension BookComparison {
         var slots: [Slot] = []
         // The crops of pages that changed, to find those that show another page's content.
         var changed: [(index: Int, expected: PixelBuffer, actual: PixelBuffer)] = []
-        let placesWas = PlanDifference.places(was), placesNow = PlanDifference.places(now)
+        let placesWas = difference.before, placesNow = difference.after
         for key in PlanDifference.order(placesWas, placesNow) {
             guard let a = placesWas[key] else {
                 let b = placesNow[key]!

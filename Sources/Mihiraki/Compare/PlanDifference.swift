@@ -24,6 +24,8 @@ struct PlanDifference {
 
     let lines: [String]
     let changes: [Change]
+    /// Each side's pages by what identifies them (``places(_:)``).
+    let before: [String: Place], after: [String: Place]
 
     init(was: Manifest, now: Manifest) {
         var lines: [String] = [], changes: [Change] = []
@@ -37,6 +39,7 @@ struct PlanDifference {
         option("direction", was.direction.rawValue, now.direction.rawValue)
         option("spreads", String(was.spreads.count), String(now.spreads.count))
         let before = Self.places(was), after = Self.places(now)
+        (self.before, self.after) = (before, after)
         // Each page's place in reading order: a spread's first-read side counts first.
         func position(_ place: Place, _ direction: ReadingDirection) -> Int {
             let first = direction == .ltr ? "left" : "right"

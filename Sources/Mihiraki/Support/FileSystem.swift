@@ -33,6 +33,11 @@ package enum FileSystem {
         return result == 0 ? info : nil
     }
 
+    /// The folder for temporary files: `$TMPDIR`, or `/tmp` when it is unset or empty.
+    package static var temporaryFolder: String {
+        getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
+
     /// A path from its exact bytes, and back (``PathBytes``).
     package static func path<C: Collection>(bytes: C) -> String where C.Element == UInt8 { PathBytes.string(bytes) }
     package static func bytes(ofPath path: String) -> [UInt8] { PathBytes.bytes(path) }
@@ -235,7 +240,7 @@ package enum FileSystem {
 
 extension FileSystem {
     /// Removes a file; a file that is already gone is not an error.
-    static func remove(_ path: String) { _ = PathBytes.withCString(path) { unlink($0) } }
+    package static func remove(_ path: String) { _ = PathBytes.withCString(path) { unlink($0) } }
 
     /// Up to `count` leading bytes of a file (fewer only when the file is shorter).
     static func readPrefix(_ path: String, count: Int) throws -> [UInt8] {

@@ -14,7 +14,7 @@ final class ScratchFile: Sendable {
     let folder: String
 
     init() throws {
-        let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let folder = FileSystem.temporaryFolder
         self.folder = folder
         // O_TMPFILE is __O_TMPFILE | O_DIRECTORY, a macro Swift does not import.
         var fd = open(folder, 0o20000000 | O_DIRECTORY | O_RDWR | O_CLOEXEC, 0o600)
