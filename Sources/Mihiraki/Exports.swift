@@ -15,3 +15,4 @@
 @_exported import struct MihirakiRaster.PixelBuffer
 @_exported import struct MihirakiCodecs.SpreadFormat
 @_exported import struct MihirakiCodecs.SpreadEncoding
+@_exported import enum MihirakiRaster.ComparisonMetric

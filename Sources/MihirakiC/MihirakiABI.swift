@@ -266,10 +266,26 @@ public func mihiraki_render(_ paths: UnsafePointer<UnsafePointer<CChar>?>?, _ pa
 public func mihiraki_compare(_ expected: UnsafePointer<CChar>?, _ actual: UnsafePointer<CChar>?, _ threshold: Double,
                              _ report: UnsafePointer<CChar>?, _ result: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
                              _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    mihiraki_compare_metric(expected, actual, nil, threshold, report, result, errorOut)
+}
+
+@_cdecl("mihiraki_compare_metric")
+public func mihiraki_compare_metric(_ expected: UnsafePointer<CChar>?, _ actual: UnsafePointer<CChar>?,
+                                    _ metric: UnsafePointer<CChar>?, _ threshold: Double,
+                                    _ report: UnsafePointer<CChar>?, _ result: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                                    _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     do {
         guard let expected, let actual else { throw MihirakiError(.usage, "compare needs two paths") }
         var options = ImageComparator.Options()
-        options.threshold = threshold
+        if let metric {
+            let name = String(cString: metric)
+            guard let known = ComparisonMetric(rawValue: name) else {
+                let names = ComparisonMetric.allCases.map(\.rawValue).joined(separator: ", ")
+                throw MihirakiError(.usage, "unknown metric '\(name)' (known: \(names))")
+            }
+            options.metric = known
+        }
+        options.threshold = threshold.isNaN ? nil : threshold
         options.reportFolder = report.map { FileSystem.path(cString: $0) }
         try options.validate()
         let first = FileSystem.path(cString: expected), second = FileSystem.path(cString: actual)

@@ -1,22 +1,27 @@
 /// Perceptual image comparison with pixelmatch's semantics: YIQ colour
-/// distance against `35215 · threshold²`, semi-transparent colours blended
-/// over white, and anti-aliased pixels (Vysniauskas 2009) detected and not
-/// counted unless asked. Counts equal pixelmatch's on the same pair.
+/// distance against `35215 · threshold²` (or ΔE00 or local SSIM, see
+/// ``ComparisonMetric``), semi-transparent colours blended over white, and
+/// anti-aliased pixels (Vysniauskas 2009) detected and not counted unless
+/// asked. With pixelmatch's metric, counts equal pixelmatch's on the same pair.
 ///
 /// Identical pixels are skipped as whole 32-bit words before any colour math,
 /// and identical rows with one `memcmp`, so near-identical images cost little
 /// more than reading them.
 package enum PixelMatch {
     package struct Options: Sendable {
-        /// 0…1; smaller is more sensitive. pixelmatch's default is 0.1.
+        /// What makes a pixel differ.
+        package var metric = ComparisonMetric.pixelmatch
+        /// On the metric's scale (``ComparisonMetric/thresholds``); for
+        /// pixelmatch 0…1, smaller more sensitive, 0.1 by default.
         package var threshold: Double = 0.1
         /// Count anti-aliased pixels as differences too.
         package var includeAntialiased = false
         /// Opacity of the expected image in the diff picture.
         package var diffAlpha = 0.1
 
-        package init(threshold: Double = 0.1, includeAntialiased: Bool = false) {
-            self.threshold = threshold
+        package init(metric: ComparisonMetric = .pixelmatch, threshold: Double? = nil, includeAntialiased: Bool = false) {
+            self.metric = metric
+            self.threshold = threshold ?? metric.defaultThreshold
             self.includeAntialiased = includeAntialiased
         }
     }
@@ -61,10 +66,15 @@ package enum PixelMatch {
                 let bytesA = rawA.bindMemory(to: UInt8.self), bytesB = rawB.bindMemory(to: UInt8.self)
                 let image1 = Image(pixels: bytesA, words: a, width: width, height: height)
                 let image2 = Image(pixels: bytesB, words: b, width: width, height: height)
+                let equalRow = { (y: Int) in memcmp(rawA.baseAddress! + y * width * 4, rawB.baseAddress! + y * width * 4, width * 4) == 0 }
+                var scores = options.metric == .pixelmatch ? nil
+                    : MetricScores(metric: options.metric, threshold: options.threshold, expected: rawA, actual: rawB,
+                                   width: width, height: height, differs: { !equalRow($0) })
                 for y in 0..<height {
                     let row = y * width
-                    let rowEqual = memcmp(rawA.baseAddress! + row * 4, rawB.baseAddress! + row * 4, width * 4) == 0
+                    let rowEqual = equalRow(y)
                     if rowEqual && !makeDiff { continue }
+                    if !rowEqual { scores?.start(row: y, width: width, expected: rawA, actual: rawB) }
                     for x in 0..<width {
                         let i = row + x
                         if let ignore, ignore[i] != 0 {
@@ -75,8 +85,9 @@ package enum PixelMatch {
                             if makeDiff { drawGray(image1, i, alpha: options.diffAlpha, into: &picture) }
                             continue
                         }
-                        let delta = colorDelta(image1, i, image2, i, brightnessOnly: false)
-                        if delta > maxDelta {
+                        let exceeds = scores?.exceeds(x: x, i: i)
+                            ?? (colorDelta(image1, i, image2, i, brightnessOnly: false) > maxDelta)
+                        if exceeds {
                             if !options.includeAntialiased
                                 && (isAntialiased(image1, x, y, other: image2) || isAntialiased(image2, x, y, other: image1)) {
                                 antialiased += 1

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Mihiraki
 
+extension ComparisonMetric: ExpressibleByArgument {}
+
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
@@ -23,8 +25,12 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: "The actual image or folder.")
     var actual: String
 
-    @Option(help: "Colour distance threshold, 0…1 (pixelmatch's YIQ convention).")
-    var threshold: Double = 0.1
+    @Option(help: ArgumentHelp("What makes a pixel differ: pixelmatch (YIQ colour distance), ciede2000 (ΔE00) or ssim (local SSIM on luma).",
+                               valueName: "METRIC"))
+    var metric: ComparisonMetric = .pixelmatch
+
+    @Option(help: "The metric's threshold: pixelmatch 0…1 (default 0.1), ciede2000 in ΔE units (default 1.0, just noticeable), ssim -1…1 (a pixel differs under it; default 0.98).")
+    var threshold: Double?
 
     @Flag(name: .customLong("include-aa"), help: "Count anti-aliased pixels as differences too.")
     var includeAA = false
@@ -49,6 +55,7 @@ struct CompareCommand: ParsableCommand {
 
     func run() throws {
         var options = ImageComparator.Options()
+        options.metric = metric
         options.threshold = threshold
         options.includeAntialiased = includeAA
         options.maxDiffPixels = maxDiffPixels

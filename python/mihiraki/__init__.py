@@ -73,8 +73,8 @@ def _load() -> ctypes.CDLL:
                                   ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int), error_p], ctypes.c_int),
         "mihiraki_render": ([char_pp, ctypes.c_size_t, ctypes.c_char_p, char_pp, char_pp, ctypes.c_size_t,
                              ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), error_p], ctypes.c_int),
-        "mihiraki_compare": ([ctypes.c_char_p, ctypes.c_char_p, ctypes.c_double, ctypes.c_char_p,
-                              ctypes.POINTER(ctypes.c_void_p), error_p], ctypes.c_int),
+        "mihiraki_compare_metric": ([ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_double,
+                                     ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p), error_p], ctypes.c_int),
     }
     for name, (arguments, result) in signatures.items():
         function = getattr(lib, name)
@@ -406,10 +406,12 @@ def _as_path(image: Any, folder: str, name: str) -> str:
 render.__doc__ = (render.__doc__ or "") + _options_doc()
 
 
-def compare(expected: Any, actual: Any, threshold: float = 0.1,
-            report: Optional[Union[str, os.PathLike]] = None) -> CompareResult:
+def compare(expected: Any, actual: Any, threshold: Optional[float] = None,
+            report: Optional[Union[str, os.PathLike]] = None, metric: str = "pixelmatch") -> CompareResult:
     """Compares two images or two folders of images, as ``mihiraki compare``
-    does (pixelmatch's ``threshold``). Each may be a path, a numpy array or a
+    does: ``metric`` is ``"pixelmatch"``, ``"ciede2000"`` or ``"ssim"``, and
+    ``threshold`` is on its scale (None for its default: 0.1, 1.0 ΔE00,
+    0.98). Each may be a path, a numpy array or a
     PIL image. With ``report``, writes the report page there. An image that
     cannot be read raises BookError naming it, where the command exits 2."""
     import tempfile
@@ -418,7 +420,8 @@ def compare(expected: Any, actual: Any, threshold: float = 0.1,
         first, second = _as_path(expected, scratch, "expected"), _as_path(actual, scratch, "actual")
         result = ctypes.c_void_p()
         error = ctypes.c_void_p()
-        status = _lib.mihiraki_compare(_path(first), _path(second), threshold,
+        status = _lib.mihiraki_compare_metric(_path(first), _path(second), metric.encode(),
+                                              float("nan") if threshold is None else threshold,
                                        _path(report) if report is not None else None,
                                        ctypes.byref(result), ctypes.byref(error))
         if status < 0:

@@ -21,7 +21,7 @@ import json
 import os
 import shutil
 import tempfile
-from typing import Any, Callable, Union
+from typing import Any, Callable, Optional, Union
 
 import pytest
 
@@ -47,11 +47,11 @@ def _plan(folder: str) -> Any:
     return manifest
 
 
-def assert_spreads_match(book: BookLike, golden_dir: Union[str, os.PathLike], threshold: float = 0.1,
-                         **opts: Any) -> None:
+def assert_spreads_match(book: BookLike, golden_dir: Union[str, os.PathLike], threshold: Optional[float] = None,
+                         metric: str = "pixelmatch", **opts: Any) -> None:
     """Renders ``book`` (a Book or a path) with ``opts`` and requires the
-    plan and every spread to match ``golden_dir`` (pixelmatch's
-    ``threshold``). On a mismatch, raises AssertionError naming each spread
+    plan and every spread to match ``golden_dir`` (``metric`` and
+    ``threshold`` as ``mihiraki.compare`` takes them). On a mismatch, raises AssertionError naming each spread
     that differs and the report page written to ``<golden_dir>-report``."""
     golden = os.fspath(golden_dir).rstrip("/")
     report = golden + "-report"
@@ -59,7 +59,7 @@ def assert_spreads_match(book: BookLike, golden_dir: Union[str, os.PathLike], th
         raise AssertionError(f"no golden spreads at {golden}")
     with tempfile.TemporaryDirectory(prefix="mihiraki-") as scratch:
         rendered = _render(book, scratch, **opts)
-        result = mihiraki.compare(golden, rendered, threshold=threshold)
+        result = mihiraki.compare(golden, rendered, threshold=threshold, metric=metric)
         if result.lines or result.plan or result.slots:
             # Goldens with their manifest: the plan's changes and each page that is not the same.
             problems = [] if result.ok else result.lines
@@ -69,7 +69,7 @@ def assert_spreads_match(book: BookLike, golden_dir: Union[str, os.PathLike], th
                 problems.insert(0, "manifest.json (the plan changed)")
         shutil.rmtree(report, ignore_errors=True)
         if problems:
-            mihiraki.compare(golden, rendered, threshold=threshold, report=report)
+            mihiraki.compare(golden, rendered, threshold=threshold, report=report, metric=metric)
             raise AssertionError(f"spreads differ from {golden}: {', '.join(problems)}; "
                                  f"report: {os.path.join(report, 'index.html')}")
 

@@ -68,6 +68,29 @@ void mh_idct_exact(const int32_t coefficients[64], int64_t pixels[64]);
 /// The scalar reference mh_idct_exact is tested against, at any level.
 void mh_idct_exact_scalar(const int32_t coefficients[64], int64_t pixels[64]);
 
+/// ΔE00 (CIEDE2000, kL = kC = kH = 1) of two CIELAB colours, in double: the
+/// scalar reference, checked against Sharma, Wu and Dalal's test pairs.
+double mh_ciede2000_lab(const double lab1[3], const double lab2[3]);
+/// An 8-bit sRGB colour in CIELAB (D65, the 2° observer), in double.
+void mh_srgb8_to_lab(const uint8_t rgb[3], double lab[3]);
+/// ΔE00 of `count` pairs of straight-RGBA pixels, each blended over white
+/// and rounded to 8 bits first: `mh_srgb8_to_lab` and `mh_ciede2000_lab`.
+void mh_ciede2000_rgba_scalar(const uint8_t *a, const uint8_t *b, size_t count, double *out);
+/// The same in single precision, vectorized (AVX2 where the CPU has it);
+/// every kernel level gives the same bits.
+void mh_ciede2000_rgba(const uint8_t *a, const uint8_t *b, size_t count, float *out);
+/// Rec. 601 luma (0.299 R + 0.587 G + 0.114 B) of straight-RGBA pixels
+/// blended over white as above.
+void mh_luma601_rgba(const uint8_t *pixels, size_t count, float *out);
+/// Local SSIM (Wang et al. 2004; Gaussian window σ = 1.5 over 11×11, edges
+/// mirrored … c b a | a b c …, C1 = (0.01·255)², C2 = (0.03·255)²) of rows
+/// [y0, y1) of two `width` × `height` planes: `out[(y − y0)·width + x]`.
+/// Returns 1, or 0 when the rows are out of range or memory ran out. Every
+/// kernel level gives the same bits.
+int mh_ssim_rows(const float *a, const float *b, int width, int height, int y0, int y1, float *out);
+/// The scalar reference: the whole 11×11 window per pixel, in double.
+void mh_ssim_rows_scalar(const float *a, const float *b, int width, int height, int y0, int y1, double *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,8 +8,12 @@ import MihirakiRaster
 public enum ImageComparator {
     /// What counts as a difference, and where pictures go.
     public struct Options: Sendable {
-        /// Colour distance threshold, 0…1, on pixelmatch's YIQ scale (default 0.1).
-        public var threshold = 0.1
+        /// What makes a pixel differ (`--metric`): pixelmatch's YIQ distance,
+        /// ΔE00 or local SSIM.
+        public var metric = ComparisonMetric.pixelmatch
+        /// The metric's threshold, on its own scale; `nil` for its default
+        /// (``ComparisonMetric/defaultThreshold``).
+        public var threshold: Double?
         /// Count anti-aliased pixels as differences too.
         public var includeAntialiased = false
         /// Allow up to this many differing pixels per image.
@@ -30,13 +34,18 @@ public enum ImageComparator {
         /// Exact comparison with pixelmatch's defaults, nothing ignored, no pictures.
         public init() {}
 
-        var pixel: PixelMatch.Options { PixelMatch.Options(threshold: threshold, includeAntialiased: includeAntialiased) }
+        var pixel: PixelMatch.Options {
+            PixelMatch.Options(metric: metric, threshold: threshold, includeAntialiased: includeAntialiased)
+        }
 
         /// Checks the values; every comparison does, so a program gets the
         /// command line's guarantees.
         /// - Throws: ``MihirakiError`` with code `.usage` naming the option.
         public func validate() throws {
-            guard (0...1).contains(threshold) else { throw MihirakiError(.usage, "--threshold must be between 0 and 1") }
+            if let threshold, !metric.thresholds.contains(threshold) {
+                let range = metric.thresholds
+                throw MihirakiError(.usage, "--threshold for \(metric.rawValue) must be from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
+            }
             guard maxDiffPixels >= 0, (0...1).contains(maxDiffRatio) else {
                 throw MihirakiError(.usage, "--max-diff-pixels must be ≥ 0 and --max-diff-ratio between 0 and 1")
             }
