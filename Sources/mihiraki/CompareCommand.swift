@@ -128,13 +128,16 @@ struct CompareCommand: ParsableCommand {
             printError(error.description)
             throw ExitCode(2)
         }
-        // The report stays file by file, JUnit is a case per page slot; JSON lists both.
+        // The report is file by file with each book's plan and verdicts on it, JUnit a case
+        // per page slot; JSON lists both.
         if reports.isRequested {
             let cases = books.flatMap { book in
                 book.comparison?.testCases(book: single ? FileSystem.lastComponent(of: expected) : book.name) ?? book.files
             }
+            let marked = books.compactMap { book in book.comparison.map { (single ? "" : book.name + "/", $0) } }
             try reports.write(try ImageComparator.compareFolders(expected: expected, actual: actual, options: options),
-                              title: "mihiraki compare \(expected) \(actual)", suite: "mihiraki compare", cases: cases)
+                              title: "mihiraki compare \(expected) \(actual)", suite: "mihiraki compare", cases: cases,
+                              books: marked)
         }
         let ok = books.allSatisfy { $0.comparison?.ok ?? false }
         if json {

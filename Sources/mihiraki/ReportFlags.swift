@@ -50,8 +50,9 @@ struct ReportFlags: ParsableArguments {
 
     /// Writes the HTML report and the JUnit file that were asked for; the
     /// JUnit file from `cases` when given (a book's page slots).
-    func write(_ results: [FileComparison], title: String, suite: String, cases: [FileComparison]? = nil) throws {
-        if let report { try ImageComparator.writeReport(results, to: report, title: title) }
+    func write(_ results: [FileComparison], title: String, suite: String, cases: [FileComparison]? = nil,
+               books: [(prefix: String, comparison: BookComparison)] = []) throws {
+        if let report { try ImageComparator.writeReport(results, to: report, title: title, books: books) }
         if let junit {
             do {
                 try ImageComparator.junit(cases ?? results, suite: suite).write(toFile: junit, atomically: true, encoding: .utf8)

@@ -15,6 +15,8 @@ STEPS_JSON is a list of steps, run in order:
   {"key": "ArrowRight"}     a key press
   {"screenshot": PATH}      the viewport as a PNG
   {"state": true}           record the URL's hash, the layout, the image
+  {"eval": EXPRESSION}      record the value of a JavaScript expression
+  {"wait": EXPRESSION}      wait until a JavaScript expression is true
 Prints the recorded states as one JSON list.
 """
 import base64
@@ -130,6 +132,10 @@ def main():
                 data = browser.send("Page.captureScreenshot", {"format": "png"})["data"]
                 with open(step["screenshot"], "wb") as f:
                     f.write(base64.b64decode(data))
+            elif "wait" in step:
+                browser.wait(f"step {number}", step["wait"])
+            elif "eval" in step:
+                states.append(browser.evaluate(step["eval"]))
             elif "state" in step:
                 states.append(browser.evaluate(
                     "(() => { const i = document.getElementById('spread'); return {"

@@ -26,6 +26,8 @@ package struct BookComparison: Sendable {
         package var differingPixels = 0
         /// Each region that differs, in the expected page's pixels and in canvas pixels.
         package var regions: [(page: PixelRect, canvas: PixelRect)] = []
+        /// Where the expected side drew the page (the actual side's for an added page), in canvas pixels.
+        package var rect: PixelRect?
 
         /// Whether the verdict passes: the same, or moved within the tolerance.
         package var passes: Bool { verdict == .same || verdict == .moved }
@@ -54,6 +56,8 @@ package struct BookComparison: Sendable {
     let difference: PlanDifference
     /// Every slot compared: pages in page order, then each spread's background.
     package var slots: [Slot]
+    /// The expected side's canvas, which region boxes and slot rectangles are in.
+    package var canvas: Manifest.Canvas
 
     /// Whether the two renders agree: no plan change, and every slot passes.
     package var ok: Bool { plan.isEmpty && slots.allSatisfy(\.passes) }
@@ -94,19 +98,19 @@ extension BookComparison {
         for key in PlanDifference.order(placesWas, placesNow) {
             guard let a = placesWas[key] else {
                 let b = placesNow[key]!
-                slots.append(Slot(page: b.page, file: now.spreads[b.spread].file, side: b.side, verdict: .added))
+                slots.append(Slot(page: b.page, file: now.spreads[b.spread].file, side: b.side, verdict: .added, rect: b.rect))
                 continue
             }
             let spreadWas = was.spreads[a.spread]
             guard let b = placesNow[key] else {
-                slots.append(Slot(page: a.page, file: spreadWas.file, side: a.side, verdict: .removed))
+                slots.append(Slot(page: a.page, file: spreadWas.file, side: a.side, verdict: .removed, rect: a.rect))
                 continue
             }
             let spreadNow = now.spreads[b.spread]
             // Drawn in the same place of a file whose pixels did not change: the same, nothing to crop.
             let samePlace = spreadWas.file == spreadNow.file && a.rect == b.rect
             if try samePlace && images.unchanged(spreadWas.file) {
-                slots.append(Slot(page: a.page, file: spreadNow.file, side: b.side, verdict: .same))
+                slots.append(Slot(page: a.page, file: spreadNow.file, side: b.side, verdict: .same, rect: a.rect))
                 continue
             }
             let crops = try (images.expected(spreadWas.file).cropped(to: a.rect),
@@ -115,6 +119,7 @@ extension BookComparison {
             slot.page = a.page
             slot.file = spreadNow.file
             slot.side = b.side
+            slot.rect = a.rect
             slot.regions = slot.regions.map { ($0.page, $0.page.offset(by: a.rect)) }
             if slot.verdict == .changed { changed.append((slots.count, crops.0, crops.1)) }
             slots.append(slot)
@@ -147,7 +152,7 @@ extension BookComparison {
                 slots.append(slot)
             }
         }
-        return BookComparison(difference: difference, slots: slots)
+        return BookComparison(difference: difference, slots: slots, canvas: was.canvas)
     }
 }
 

@@ -3,10 +3,10 @@ import Foundation
 extension ImageComparator {
     /// Writes `folder/index.html`: a page a person opens from disk after a
     /// failing run. A summary, then one entry per file — failures first — with
-    /// the expected, actual and diff pictures side by side and a full-size view
-    /// that slides or flips between expected and actual; a switch shows only
+    /// four views of expected and actual: side by side (with the diff),
+    /// swipe, onion skin and toggle, by mouse or keyboard; a switch shows only
     /// the failures. No network fetch, no build step: plain HTML, CSS and a
-    /// few lines of script. The pictures are the ones the comparisons put in
+    /// little script. The pictures are the ones the comparisons put in
     /// the folder (``Options/reportFolder``).
     ///
     /// - Parameters:
@@ -15,10 +15,23 @@ extension ImageComparator {
     ///   - title: the page's heading, such as the command that was run.
     /// - Throws: ``MihirakiError`` when the page cannot be written.
     public static func writeReport(_ results: [FileComparison], to folder: String, title: String) throws {
+        try writeReport(results, to: folder, title: title, books: [])
+    }
+
+    /// The report of two renders compared page by page: each book's plan
+    /// changes on top, and on each spread the verdicts of its page slots
+    /// and boxes around what changed.
+    /// - Parameter books: each book's comparison, with the path its spread
+    ///   files have in `results` before their names (`""` for one book).
+    package static func writeReport(_ results: [FileComparison], to folder: String, title: String,
+                                    books: [(prefix: String, comparison: BookComparison)]) throws {
         try FileSystem.makeDirectories(folder)
         let ordered = results.filter(\.failed) + results.filter { !$0.failed }
         var html = ReportPage.head(title: title, summary: ReportPage.summary(results))
-        for (index, result) in ordered.enumerated() { html += ReportPage.entry(result, index: index) }
+        html += ReportPage.planChanges(books)
+        for (index, result) in ordered.enumerated() {
+            html += ReportPage.entry(result, index: index, marks: ReportMarks(books: books, file: result.name))
+        }
         html += ReportPage.tail
         try FileSystem.writeAtomically(Array(html.utf8), to: folder + "/index.html")
     }
@@ -38,30 +51,38 @@ enum ReportPage {
         return parts.joined(separator: " · ")
     }
 
-    static func entry(_ result: FileComparison, index: Int) -> String {
+    /// Each book's plan changes, before any spread.
+    static func planChanges(_ books: [(prefix: String, comparison: BookComparison)]) -> String {
+        let changed = books.filter { !$0.comparison.plan.isEmpty }
+        guard !changed.isEmpty else { return "" }
+        var html = "<section class=\"plan\" id=\"plan\"><h2>Plan changes</h2>\n<ul>\n"
+        for book in changed {
+            let name = book.prefix.isEmpty ? "" : XMLText.escape(String(book.prefix.dropLast())) + ": "
+            for line in book.comparison.plan { html += "<li>\(name)\(XMLText.escape(line))</li>\n" }
+        }
+        return html + "</ul></section>\n"
+    }
+
+    static func entry(_ result: FileComparison, index: Int, marks: ReportMarks) -> String {
         let state = result.failed ? "fail" : "pass"
-        var html = "<section class=\"entry \(state)\" id=\"e\(index)\" data-status=\"\(result.status.name)\">\n"
+        var html = "<section class=\"entry \(state)\" id=\"e\(index)\" tabindex=\"0\" data-status=\"\(result.status.name)\">\n"
         html += "<h2><a href=\"#e\(index)\">\(XMLText.escape(result.name))</a> "
         html += "<span class=\"status \(result.status.name)\">\(result.status.name)</span></h2>\n"
         html += "<p class=\"detail\">\(XMLText.escape(result.explanation))</p>\n"
+        html += marks.verdicts
         let pictures = result.pictures ?? FileComparison.Pictures()
-        html += "<div class=\"views\">\n"
+        let stacked = pictures.expected != nil && pictures.actual != nil && pictures.expected != pictures.actual
+        if stacked { html += ReportViews.modes }
+        html += "<div class=\"view side\">\n"
         for (label, path) in [("expected", pictures.expected), ("actual", pictures.actual), ("diff", pictures.diff)] {
             guard let path else { continue }
-            html += "<figure><a href=\"\(url(path))\"><img loading=\"lazy\" alt=\"\(label)\" src=\"\(url(path))\"></a>"
-            html += "<figcaption>\(label)</figcaption></figure>\n"
+            html += "<figure><a class=\"frame\" href=\"\(url(path))\"><img loading=\"lazy\" alt=\"\(label)\" src=\"\(url(path))\">"
+            html += label == "actual" ? "" : marks.svg
+            html += "</a><figcaption>\(label)</figcaption></figure>\n"
         }
         html += "</div>\n"
-        if let expected = pictures.expected, let actual = pictures.actual, expected != actual {
-            html += """
-                <details class="compare"><summary>Full size: slide or flip between expected and actual</summary>
-                <p><label>expected <input class="slider" type="range" min="0" max="100" value="50"> actual</label>
-                <button class="flip" type="button">Flip</button></p>
-                <div class="stack"><img loading="lazy" alt="expected, full size" src="\(url(expected))">\
-                <img class="top" loading="lazy" alt="actual, full size" src="\(url(actual))"></div>
-                </details>
-
-                """
+        if let expected = pictures.expected, let actual = pictures.actual, stacked {
+            html += ReportViews.stack(expected: url(expected), actual: url(actual), marks: marks.svg)
         }
         return html + "</section>\n"
     }
@@ -94,21 +115,20 @@ enum ReportPage {
         .status { font-size: .8rem; padding: .1rem .5rem; border-radius: .6rem; background: #3a3; color: #fff; }
         .status.diff, .status.missing, .status.extra, .status.error { background: #d22; }
         .detail { margin: .2rem 0 .5rem; color: #555; }
-        .views { display: flex; gap: 1rem; flex-wrap: wrap; }
+        .view.side { display: flex; gap: 1rem; flex-wrap: wrap; }
         figure { margin: 0; flex: 1 1 14rem; max-width: 32rem; }
         figure img { max-width: 100%; border: 1px solid #ccc; background: repeating-conic-gradient(#ddd 0 25%, #fff 0 50%) 0 0 / 16px 16px; }
         .entry.pass figure { max-width: 16rem; }
         figcaption { font-size: .85rem; color: #666; }
-        .stack { position: relative; display: inline-block; max-width: 100%; overflow: auto; }
-        .stack img { display: block; }
-        .stack img.top { position: absolute; left: 0; top: 0; clip-path: inset(0 0 0 50%); }
+        \(ReportViews.style)
         </style>
         </head>
         <body>
         <header>
         <h1>\(XMLText.escape(title))</h1>
         <p id="summary">\(XMLText.escape(summary))</p>
-        <label><input type="checkbox" id="only-failures"> Show only failures</label>
+        <label><input type="checkbox" id="only-failures"> Show only failures <kbd>f</kbd></label>
+        <p class="keys">Keys: <kbd>j</kbd> <kbd>k</kbd> next and previous spread · <kbd>1</kbd>–<kbd>4</kbd> side by side, swipe, onion skin, toggle · <kbd>t</kbd> flip · <kbd>←</kbd> <kbd>→</kbd> move the slider</p>
         </header>
         <main>
 
@@ -118,27 +138,7 @@ enum ReportPage {
     static let tail = """
         </main>
         <script>
-        const only = document.getElementById('only-failures');
-        function filter() {
-          for (const entry of document.querySelectorAll('.entry.pass')) entry.hidden = only.checked;
-        }
-        only.addEventListener('change', filter);
-        if (location.hash === '#failures') only.checked = true;
-        filter();
-        // The actual picture lies on the expected one; the slider uncovers it
-        // from the right, Flip shows one whole, then the other.
-        function slide(compare) {
-          const slider = compare.querySelector('.slider');
-          compare.querySelector('.top').style.clipPath = 'inset(0 0 0 ' + slider.value + '%)';
-        }
-        for (const compare of document.querySelectorAll('.compare')) {
-          const slider = compare.querySelector('.slider');
-          slider.addEventListener('input', () => slide(compare));
-          compare.querySelector('.flip').addEventListener('click', () => {
-            slider.value = slider.value === '0' ? '100' : '0';
-            slide(compare);
-          });
-        }
+        \(ReportViews.script)
         </script>
         </body>
         </html>
