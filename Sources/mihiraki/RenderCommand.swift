@@ -160,25 +160,38 @@ struct RenderCommand: ParsableCommand {
         var differing = 0, checked = 0
         var options = ImageComparator.Options()
         try reports.apply(to: &options)
-        var everything: [FileComparison] = []
+        var everything: [FileComparison] = [], cases: [FileComparison] = []
+        var books: [(prefix: String, comparison: BookComparison)] = []
         for plan in plans {
             do {
                 let report = try GoldenCheck.check(plan, goldenRoot: golden, options: options, jobs: jobs,
                                                    diffRoot: diff)
-                for change in report.planChanges { print("\(plan.book.outputName)/\(change)") }
-                for file in report.files { print("\(plan.book.outputName)/\(file.line)") }
+                let name = plan.book.outputName
+                // The plan's changes in words when the pages could be compared, then each
+                // spread's line, then each page slot that is not the same.
+                for change in report.pages?.plan ?? report.planChanges { print("\(name)/\(change)") }
+                for file in report.files { print("\(name)/\(file.line)") }
+                for slot in report.pages?.slots ?? [] where slot.verdict != .same { print("\(name)/\(slot.line)") }
                 checked += report.files.count
                 differing += report.planChanges.count + report.files.filter { $0.status != .ok }.count
                 for var result in report.changes + report.files {
-                    result.name = plan.book.outputName + "/" + result.name
+                    result.name = name + "/" + result.name
                     everything.append(result)
+                }
+                if let pages = report.pages {
+                    books.append((name + "/", pages))
+                    cases += pages.testCases(book: name)
+                } else {
+                    cases += everything.suffix(report.changes.count + report.files.count)
                 }
             } catch let error as MihirakiError {
                 printError(error.description)
                 failed += 1
             }
         }
-        try reports.write(everything, title: "mihiraki render --check \(golden)", suite: "mihiraki render --check")
+        // JUnit has a case per page slot for each book compared page by page.
+        try reports.write(everything, title: "mihiraki render --check \(golden)", suite: "mihiraki render --check",
+                          cases: cases, books: books)
         if !quiet {
             FileHandle.standardError.write(Data("check: \(checked) spreads compared, \(differing) differences, \(failed) failed books\n".utf8))
         }

@@ -84,8 +84,8 @@ struct CLITests {
     /// refused by name with the range the option takes.
     @Test("A negative number after an option is its value, refused with the option's range, not called missing", arguments: [
         (["render", "SAMPLE", "-o", "OUT", "--jobs", "-5"], "mihiraki: --jobs must be at least 1\n"),
-        (["compare", "a.png", "b.png", "--threshold", "-1"], "mihiraki: --threshold must be between 0 and 1\n"),
-        (["compare", "a.png", "b.png", "--threshold", "-.5"], "mihiraki: --threshold must be between 0 and 1\n"),
+        (["compare", "a.png", "b.png", "--threshold", "-1"], "mihiraki: --threshold for pixelmatch must be from 0 to 1\n"),
+        (["compare", "a.png", "b.png", "--threshold", "-.5"], "mihiraki: --threshold for pixelmatch must be from 0 to 1\n"),
         (["serve", ".", "--port", "-1"], "mihiraki: --port must be between 0 and 65535\n"),
         (["render", "SAMPLE", "-o", "OUT", "--gap", "-1"], "mihiraki: bad value for --gap: -1 (a number of pixels, at least 0)\n"),
         // plan took any number of workers, render none below one.
@@ -197,7 +197,7 @@ struct RegressionCLITests {
         #expect(piped.status == 2 && piped.stderr == "mihiraki: \(pipe): is a named pipe, not a file\n")
     }
 
-    @Test("render --check: a broken page is reported with a diff picture; a changed plan before any pixels")
+    @Test("render --check: a broken page is named with its spread and a diff picture; a changed plan in words, before any pixels")
     func goldenCheck() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -212,15 +212,21 @@ struct RegressionCLITests {
         var page = try PageDecoder.decode(try Fixtures.bytes(URL(fileURLWithPath: book + "/page4.jpg")))
         page.fill(x: 200, y: 300, width: 200, height: 200, color: Color(gray: 0))
         try Data(try JPEGEncoder.encode(page, quality: 90)).write(to: URL(fileURLWithPath: book + "/page4.jpg"))
-        let broken = try mihiraki(["render", book, "--check", golden, "--size", "x300", "--diff", folder.path + "/diffs"])
+        let junit = folder.path + "/junit.xml"
+        let broken = try mihiraki(["render", book, "--check", golden, "--size", "x300", "--diff", folder.path + "/diffs",
+                                   "--junit", junit])
         #expect(broken.status == 1)
         let lines = broken.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.filter { !$0.hasSuffix(": ok") }.count == 1)
+        // The spread's line, then the page that changed on it (SPEC §5b).
+        #expect(lines.filter { !$0.hasSuffix(": ok") }.count == 2, "\(broken.stdout)")
         #expect(lines.contains { $0.hasPrefix("book/spread-003.png: DIFF ") })
+        #expect(lines.contains { $0.hasPrefix("book/page 4, spread-003.png left: changed, ") }, "\(broken.stdout)")
         #expect(FileManager.default.fileExists(atPath: folder.path + "/diffs/book/spread-003.png"))
-        // A changed plan is reported as such.
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testcase classname="book/spread-003" name="page-4">"#) && xml.contains(#"failures="1""#), "\(xml)")
+        // A changed plan is reported in words, page by page, before any pixels.
         let plan = try mihiraki(["render", book, "--check", golden, "--size", "x300", "--cover", "paired"])
-        #expect(plan.status == 1 && plan.stdout.contains("book/spread-001.png: plan changed: [x|1]"))
+        #expect(plan.status == 1 && plan.stdout.hasPrefix("book/spreads 8 → 7\nbook/pages 1–6: one slot earlier\n"), "\(plan.stdout)")
     }
 }
 

@@ -62,7 +62,8 @@ struct ReportCLITests {
             let path = report + "/" + (source.removingPercentEncoding ?? source).replacingOccurrences(of: "&amp;", with: "&")
             #expect(FileManager.default.fileExists(atPath: path), "\(source)")
         }
-        #expect(!dom.contains("hidden=\"\""))
+        // No entry starts hidden (only each entry's stacked view, until asked for).
+        #expect(dom.components(separatedBy: "<section ").dropFirst().allSatisfy { !$0.prefix { $0 != ">" }.contains("hidden") })
 
         // "Show only failures", as the page's address can preset it: passing entries hidden, failures not.
         let filtered = try chromium(["--dump-dom", page + "#failures"], profile: profile).stdout
@@ -136,7 +137,10 @@ struct ReportCLITests {
         #expect(names.count == 8 && names.first == "sample-book/spread-003.png", "\(names)")
         #expect(dom.contains("8 compared · 1 failed · 1 differ · 7 passed"))
         let junit = try String(contentsOfFile: folder.path + "/junit.xml", encoding: .utf8)
-        #expect(junit.contains(#"tests="8" failures="1" errors="0""#))
+        // A case per page slot (the plan, 12 pages, 8 backgrounds); page 5 the one failure.
+        #expect(junit.contains(#"tests="21" failures="1" errors="0""#), "\(junit)")
+        #expect(junit.contains(#"<testcase classname="sample-book/spread-003" name="page-5">"#)
+                && junit.contains(#"<failure message="sample-book/spread-003/page-5: DIFF page 5, spread-003.png right: changed"#), "\(junit)")
 
         // A screenshot, kept for people to look at: the VisualRegression article's picture is one of these.
         let shot = Fixtures.packageRoot.path + "/.build/report-screenshot.png"

@@ -102,7 +102,7 @@ struct BookTests {
             {
               "file": "spread-001.png",
               "slots": [
-                { "side": "left", "page": 1, "source": "p001.png", "rect": [37, 66, 987, 1404] },
+                { "side": "left", "page": 1, "source": "p001.png", "rect": [37, 66, 987, 1404], "pageSize": [1500, 2134] },
                 { "side": "right", "page": null, "blank": true, "rect": [1024, 66, 987, 1404] }
               ]
             },
@@ -110,7 +110,7 @@ struct BookTests {
               "file": "spread-002.png",
               "slots": [
                 { "side": "left", "page": null, "blank": true, "rect": [37, 66, 987, 1404] },
-                { "side": "right", "page": 2, "source": "p002.png", "rect": [1024, 66, 987, 1404] }
+                { "side": "right", "page": 2, "source": "p002.png", "rect": [1024, 66, 987, 1404], "pageSize": [1500, 2134] }
               ]
             }
           ]

@@ -295,3 +295,25 @@ def test_compare_of_two_renders_gives_the_plan_and_page_verdicts(tmp_path):
     same = mihiraki.compare(ltr, str(tmp_path / "again" / "sample-book"))
     assert same and same.plan == [] and same.lines == []
 
+
+
+def test_compare_takes_each_metric_and_refuses_one_it_does_not_know(tmp_path):
+    """``metric=`` as ``compare --metric``: a +2-level tone shift passes all
+    three at their defaults, a recoloured patch fails all three; a metric
+    Mihiraki does not know, or a threshold off its scale, is a UsageError."""
+    import numpy as np
+    ramp = np.zeros((90, 120, 3), dtype=np.uint8)
+    ramp[..., 0] = np.arange(120)[None, :] + 60
+    ramp[..., 1] = np.arange(90)[:, None] + 80
+    ramp[..., 2] = 150
+    lighter = ramp + 2
+    patched = ramp.copy()
+    patched[30:70, 40:80, 1] += 40
+    for metric in ("pixelmatch", "ciede2000", "ssim"):
+        assert mihiraki.compare(ramp, lighter, metric=metric), metric
+        result = mihiraki.compare(ramp, patched, metric=metric)
+        assert not result and result.differing_pixels > 0, metric
+    with pytest.raises(mihiraki.UsageError, match="unknown metric 'yiq'"):
+        mihiraki.compare(ramp, ramp, metric="yiq")
+    with pytest.raises(mihiraki.UsageError, match="--threshold for ssim must be from -1 to 1"):
+        mihiraki.compare(ramp, ramp, metric="ssim", threshold=2)

@@ -89,8 +89,25 @@ extension BookComparison {
                                 shiftTolerance: Int = 2) throws -> BookComparison? {
         guard let was = try? Manifest(json: FileSystem.read(expected + "/manifest.json")),
               let now = try? Manifest(json: FileSystem.read(actual + "/manifest.json")) else { return nil }
+        let expectedFiles = SpreadImages.files(in: expected)
+        return try compare(was: was, now: now, expected: { name in
+            guard let image = try expectedFiles(name) else {
+                throw MihirakiError(.badBook, path: expected + "/" + name, "listed in its manifest, but missing")
+            }
+            return image
+        }, actual: SpreadImages.files(in: actual), options: options, shiftTolerance: shiftTolerance)
+    }
+
+    /// Compares two renders of a book given their manifests and their
+    /// spreads by file name: the expected side's (which must exist) and the
+    /// actual side's (nil when it has no such file). `knownSame` names
+    /// spreads already found to hold the same pixels on both sides.
+    package static func compare(was: Manifest, now: Manifest, expected: @escaping (String) throws -> PixelBuffer,
+                                actual: @escaping (String) throws -> PixelBuffer?, knownSame: Set<String> = [],
+                                options: ImageComparator.Options, shiftTolerance: Int = 2) throws -> BookComparison {
         let difference = PlanDifference(was: was, now: now)
         var images = SpreadImages(expected: expected, actual: actual)
+        for file in knownSame { images.unchangedFiles[file] = true }
         var slots: [Slot] = []
         // The crops of pages that changed, to find those that show another page's content.
         var changed: [(index: Int, expected: PixelBuffer, actual: PixelBuffer)] = []
@@ -120,7 +137,7 @@ extension BookComparison {
             slot.file = spreadNow.file
             slot.side = b.side
             slot.rect = a.rect
-            slot.regions = slot.regions.map { ($0.page, $0.page.offset(by: a.rect)) }
+            slot.regions = slot.regions.map { (Self.inPage($0.page, drawn: a.rect, size: a.pageSize), $0.page.offset(by: a.rect)) }
             if slot.verdict == .changed { changed.append((slots.count, crops.0, crops.1)) }
             slots.append(slot)
         }
@@ -154,48 +171,72 @@ extension BookComparison {
         }
         return BookComparison(difference: difference, slots: slots, canvas: was.canvas)
     }
+
+    /// A box in a slot drawn at `drawn`'s size, in the pixels of the page it
+    /// was drawn from (`pageSize`; the slot's own without it), covering every
+    /// page pixel the box touches.
+    static func inPage(_ box: PixelRect, drawn: PixelRect, size: [Int]?) -> PixelRect {
+        guard let size, size.count == 2, size[0] > 0, size[1] > 0, drawn.width > 0, drawn.height > 0 else { return box }
+        func span(_ start: Int, _ length: Int, _ page: Int, _ slot: Int) -> (Int, Int) {
+            let from = start * page / slot, to = min(page, ((start + length) * page + slot - 1) / slot)
+            return (from, max(1, to - from))
+        }
+        let (x, width) = span(box.x, box.width, size[0], drawn.width)
+        let (y, height) = span(box.y, box.height, size[1], drawn.height)
+        return PixelRect(x: x, y: y, width: width, height: height)
+    }
 }
 
 /// Each side's spread files, decoded once; as straight RGBA (for cropping
 /// and comparing pages) only when a spread's pixels changed.
 private struct SpreadImages {
-    let expectedFolder: String, actualFolder: String
+    let loadExpected: (String) throws -> PixelBuffer
+    let loadActual: (String) throws -> PixelBuffer?
     var decoded: [String: PixelBuffer] = [:]
     var straight: [String: PixelBuffer] = [:]
     var unchangedFiles: [String: Bool] = [:]
 
-    init(expected: String, actual: String) {
-        expectedFolder = expected
-        actualFolder = actual
+    init(expected: @escaping (String) throws -> PixelBuffer, actual: @escaping (String) throws -> PixelBuffer?) {
+        loadExpected = expected
+        loadActual = actual
     }
 
-    mutating func expected(_ file: String) throws -> PixelBuffer { try rgba(expectedFolder + "/" + file) }
-    mutating func actual(_ file: String) throws -> PixelBuffer { try rgba(actualFolder + "/" + file) }
+    /// A book folder's spread files by name; nil for one that is missing.
+    static func files(in folder: String) -> (String) throws -> PixelBuffer? {
+        { name in
+            let path = folder + "/" + name
+            return FileSystem.kind(path) == .file ? try ImageComparator.load(path) : nil
+        }
+    }
+
+    mutating func expected(_ file: String) throws -> PixelBuffer { try rgba("expected/" + file) }
+    mutating func actual(_ file: String) throws -> PixelBuffer { try rgba("actual/" + file) }
 
     /// Whether spread `file` holds the same pixels on both sides (as decoded: no conversion needed to tell).
     mutating func unchanged(_ file: String) throws -> Bool {
         if let known = unchangedFiles[file] { return known }
-        guard FileSystem.kind(actualFolder + "/" + file) == .file else { return false }
-        let a = try load(expectedFolder + "/" + file), b = try load(actualFolder + "/" + file)
+        guard let b = try load("actual/" + file) else { return false }
+        let a = try load("expected/" + file)!
         let same = a.width == b.width && a.height == b.height && a.channels == b.channels && a.pixels == b.pixels
         unchangedFiles[file] = same
         return same
     }
 
-    private mutating func rgba(_ path: String) throws -> PixelBuffer {
-        if let image = straight[path] { return image }
-        let image = try load(path).straightRGBA
-        straight[path] = image
+    private mutating func rgba(_ key: String) throws -> PixelBuffer {
+        if let image = straight[key] { return image }
+        guard let image = try load(key)?.straightRGBA else {
+            throw MihirakiError(.badBook, path: String(key.dropFirst("actual/".count)), "missing on the actual side")
+        }
+        straight[key] = image
         return image
     }
 
-    private mutating func load(_ path: String) throws -> PixelBuffer {
-        if let image = decoded[path] { return image }
-        guard FileSystem.kind(path) == .file else {
-            throw MihirakiError(.badBook, path: path, "listed in its manifest, but missing")
-        }
-        let image = try ImageComparator.load(path)
-        decoded[path] = image
+    /// A side's spread by key (`expected/NAME` or `actual/NAME`), decoded once.
+    private mutating func load(_ key: String) throws -> PixelBuffer? {
+        if let image = decoded[key] { return image }
+        let name = String(key.drop { $0 != "/" }.dropFirst())
+        guard let image = key.hasPrefix("expected/") ? try loadExpected(name) : try loadActual(name) else { return nil }
+        decoded[key] = image
         return image
     }
 }

@@ -19,6 +19,9 @@ public enum GoldenCheck {
         /// The plan changes as failed comparisons, for reports: the spread's
         /// file (or `manifest.json`) with the change as its detail.
         package var changes: [FileComparison]
+        /// Page by page (SPEC §5b), when anything differs: the plan's
+        /// changes in words and a verdict per page slot.
+        package var pages: BookComparison?
     }
 
     /// Checks `plan` against `goldenRoot/<book>/`: first the plan against the
@@ -94,6 +97,23 @@ public enum GoldenCheck {
                                       detail: MihirakiError.from(error, path: folder + "/" + file).description)
             }
         }
-        return Report(files: results, changes: changes)
+        return Report(files: results, changes: changes,
+                      pages: pages(plan, golden: golden, folder: folder, compared: Array(zip(toCompare, results)), changed: !changes.isEmpty,
+                                   options: options))
+    }
+
+    /// The page-by-page comparison when the plan changed or a spread
+    /// differs; spreads that matched are not rendered again. Nil when a
+    /// golden spread cannot be read (its file's line says so).
+    static func pages(_ plan: BookPlan, golden: Manifest, folder: String, compared: [(Int, FileComparison)],
+                      changed: Bool, options: ImageComparator.Options) -> BookComparison? {
+        let matched = compared.filter { $0.1.status == .ok && $0.1.differingPixels == 0 && $0.1.antialiasedPixels == 0 }
+        guard changed || matched.count < compared.count else { return nil }
+        let current = plan.manifest
+        let index = Dictionary(current.spreads.enumerated().map { ($1.file, $0) }, uniquingKeysWith: { first, _ in first })
+        return try? BookComparison.compare(
+            was: golden, now: current, expected: { try ImageComparator.load(folder + "/" + $0) },
+            actual: { name in try index[name].map { try plan.spreadAsWritten(at: $0) } },
+            knownSame: Set(matched.map { plan.entries[$0.0].file }), options: options)
     }
 }

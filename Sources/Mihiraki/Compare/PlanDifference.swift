@@ -12,6 +12,8 @@ struct PlanDifference {
         var spread: Int
         var side: String
         var rect: PixelRect
+        /// The pixels the page was drawn from, when the manifest says.
+        var pageSize: [Int]?
     }
 
     /// One change, as `compare --json` lists it.
@@ -110,7 +112,8 @@ struct PlanDifference {
                 let key = slot.source ?? "#\(page)"
                 guard places[key] == nil else { continue }
                 places[key] = Place(page: page, spread: index, side: slot.side,
-                                    rect: PixelRect(x: slot.rect[0], y: slot.rect[1], width: slot.rect[2], height: slot.rect[3]))
+                                    rect: PixelRect(x: slot.rect[0], y: slot.rect[1], width: slot.rect[2], height: slot.rect[3]),
+                                    pageSize: slot.pageSize)
             }
         }
         return places

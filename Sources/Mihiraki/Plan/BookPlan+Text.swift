@@ -82,6 +82,10 @@ extension BookPlan {
                                                     source: page.map { pages[$0 - 1].source },
                                                     blank: page == nil ? true : nil,
                                                     rect: [rect.x, rect.y, rect.width, rect.height])
+                         if let page {
+                             let box = cuts[page]?.box(for: slot.leaf)
+                             placed.pageSize = box.map { [$0.width, $0.height] } ?? [headers[page - 1].width, headers[page - 1].height]
+                         }
                          if let page, let cut = cuts[page] {
                              if case .half(_, let half) = slot.leaf { placed.half = half.rawValue }
                              placed.split = cut.split.map { Manifest.Split(x: $0.x, confidence: Double($0.confidence) / 1000) }

@@ -40,6 +40,19 @@ public struct Manifest: Codable, Equatable, Sendable {
         /// With `--crop-borders`: the box of the page drawn, `[x, y, width,
         /// height]` in the page's pixels as decoded (for a half, the wide page's).
         public var crop: [Int]?
+        /// `[width, height]`: the pixels the page was drawn from (upright, a
+        /// split's half or a crop), so a box on the canvas can be given in
+        /// the page's own pixels; `nil` for a blank, and in manifests older
+        /// than this key.
+        public var pageSize: [Int]?
+
+        /// Equal places; a manifest without `pageSize` (an older golden)
+        /// still equals one with it.
+        public static func == (a: Slot, b: Slot) -> Bool {
+            a.side == b.side && a.page == b.page && a.source == b.source && a.blank == b.blank && a.rect == b.rect
+                && a.half == b.half && a.split == b.split && a.crop == b.crop
+                && (a.pageSize == nil || b.pageSize == nil || a.pageSize == b.pageSize)
+        }
 
         /// `left 2 [37, 66, 987, 1404] p2.png`, or `right blank [...]`.
         var text: String {
@@ -215,6 +228,7 @@ public struct Manifest: Codable, Equatable, Sendable {
             if let source = slot.source { json.key("source"); json.string(PathBytes.shown(source)) }
             if let blank = slot.blank { json.key("blank"); json.bool(blank) }
             json.key("rect"); json.numbers(slot.rect)
+            if let pageSize = slot.pageSize { json.key("pageSize"); json.numbers(pageSize) }
             if let half = slot.half { json.key("half"); json.string(half) }
             if let split = slot.split {
                 json.key("split")
