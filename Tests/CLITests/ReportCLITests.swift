@@ -130,6 +130,9 @@ struct ReportCLITests {
         let run = try mihiraki(["render", book, "--check", folder.path + "/golden", "--report", report,
                                 "--junit", folder.path + "/junit.xml"] + size)
         #expect(run.status == 1 && run.stdout.contains("sample-book/spread-003.png: DIFF"))
+        // The patch (220×120 at 200, 300 of the 640×996 page) in the page's own pixels, drawn at 360 high.
+        #expect(run.stdout.contains("sample-book/page 5, spread-003.png right: changed, 3291 px in page [199, 298, 223, 123], canvas [312, 108, 80, 44]"),
+                "\(run.stdout)")
         let dom = try chromium(["--dump-dom", "file://" + report + "/index.html"], profile: folder.path + "/chromium").stdout
         let names = dom.components(separatedBy: "<h2><a href=\"#e").dropFirst().map { entry in
             String(entry.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
