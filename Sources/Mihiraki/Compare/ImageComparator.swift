@@ -12,7 +12,7 @@ public enum ImageComparator {
         /// ΔE00 or local SSIM.
         public var metric = ComparisonMetric.pixelmatch
         /// The metric's threshold, on its own scale; `nil` for its default
-        /// (``ComparisonMetric/defaultThreshold``).
+        /// (`ComparisonMetric.defaultThreshold`).
         public var threshold: Double?
         /// Count anti-aliased pixels as differences too.
         public var includeAntialiased = false
