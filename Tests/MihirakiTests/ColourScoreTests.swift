@@ -1,7 +1,7 @@
 @testable import Mihiraki
 import Testing
 
-/// Colours apart at the spine (docs/pairing.md, "How it decides"), on edge
+/// Colours apart at the spine (docs/pairing.md, "What it measures"), on edge
 /// profiles drawn by hand: ``PageEdges/rows`` bands in 1/16 levels, Cb and
 /// Cr as ``PageEdges`` computes them from RGB.
 @Suite("Automatic pairing: colours apart at the spine")
