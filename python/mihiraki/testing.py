@@ -11,9 +11,12 @@
 Goldens are what ``render`` writes for the book (``spread-001.png``, ...,
 ``manifest.json``). ``spread_snapshot`` keeps them in
 ``__snapshots__/<test module>/<test name>/`` beside the test file, and
-``pytest --snapshot-update`` rewrites them; a missing golden fails. A
-failure names each spread that differs and the ``compare --report`` page
-written for it (``<golden>-report/index.html``).
+``pytest --snapshot-update`` rewrites them (only the fixture's:
+``assert_spreads_match``'s goldens are written by ``update_golden``); a
+missing golden fails. A failure names each page and spread that differs
+and the ``compare --report`` page written for it (the fixture's in
+pytest's temporary folder, ``assert_spreads_match``'s in
+``<golden>-report/`` unless given ``report_dir``).
 """
 from __future__ import annotations
 
@@ -48,13 +51,17 @@ def _plan(folder: str) -> Any:
 
 
 def assert_spreads_match(book: BookLike, golden_dir: Union[str, os.PathLike], threshold: Optional[float] = None,
-                         metric: str = "pixelmatch", **opts: Any) -> None:
+                         metric: str = "pixelmatch", report_dir: Optional[Union[str, os.PathLike]] = None,
+                         **opts: Any) -> None:
     """Renders ``book`` (a Book or a path) with ``opts`` and requires the
     plan and every spread to match ``golden_dir`` (``metric`` and
-    ``threshold`` as ``mihiraki.compare`` takes them). On a mismatch, raises AssertionError naming each spread
-    that differs and the report page written to ``<golden_dir>-report``."""
+    ``threshold`` as ``mihiraki.compare`` takes them; ``update_golden``
+    writes the goldens). On a mismatch, raises AssertionError naming each
+    page and spread that differs and the report page written to
+    ``report_dir`` (default ``<golden_dir>-report``), beside the render it
+    shows (``report_dir/rendered``)."""
     golden = os.fspath(golden_dir).rstrip("/")
-    report = golden + "-report"
+    report = os.fspath(report_dir) if report_dir is not None else golden + "-report"
     if not os.path.isdir(golden):
         raise AssertionError(f"no golden spreads at {golden}")
     with tempfile.TemporaryDirectory(prefix="mihiraki-") as scratch:
@@ -69,7 +76,11 @@ def assert_spreads_match(book: BookLike, golden_dir: Union[str, os.PathLike], th
                 problems.insert(0, "manifest.json (the plan changed)")
         shutil.rmtree(report, ignore_errors=True)
         if problems:
-            mihiraki.compare(golden, rendered, threshold=threshold, report=report, metric=metric)
+            # The render the report shows is kept beside it, so the page names a folder that exists.
+            kept = os.path.join(report, "rendered", os.path.basename(rendered))
+            os.makedirs(os.path.dirname(kept))
+            shutil.move(rendered, kept)
+            mihiraki.compare(golden, kept, threshold=threshold, report=report, metric=metric)
             raise AssertionError(f"spreads differ from {golden}: {', '.join(problems)}; "
                                  f"report: {os.path.join(report, 'index.html')}")
 
@@ -90,10 +101,11 @@ def pytest_addoption(parser: Any) -> None:
 
 
 @pytest.fixture
-def spread_snapshot(request: Any) -> Callable[..., None]:
+def spread_snapshot(request: Any, tmp_path_factory: Any) -> Callable[..., None]:
     """``spread_snapshot(book, **opts)``: checks ``book``'s spreads against
     ``__snapshots__/<test module>/<test name>/`` beside the test file, or
-    with ``--snapshot-update`` writes them there."""
+    with ``--snapshot-update`` writes them there. A failure's report goes to
+    pytest's temporary folder for the test, not among the goldens."""
     test_file = str(request.node.fspath)
     module = os.path.splitext(os.path.basename(test_file))[0]
     golden = os.path.join(os.path.dirname(test_file), "__snapshots__", module, request.node.name)
@@ -105,6 +117,7 @@ def spread_snapshot(request: Any) -> Callable[..., None]:
         elif not os.path.isdir(golden):
             pytest.fail(f"no golden spreads at {golden}; run pytest --snapshot-update to write them")
         else:
-            assert_spreads_match(book, golden, **opts)
+            report = tmp_path_factory.mktemp(f"{module}-{request.node.name}-report", numbered=True)
+            assert_spreads_match(book, golden, report_dir=report, **opts)
 
     return check

@@ -3,6 +3,7 @@ the same plan, errors, threads, and the pytest fixture. Run by scripts/test
 in a fresh venv with the wheel installed; MIHIRAKI_BIN names the CLI."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -233,15 +234,22 @@ def test_the_snapshot_fixture_passes_then_fails_on_a_changed_page(tmp_path):
     assert missing.returncode != 0 and "--snapshot-update" in missing.stdout
     assert pytest_run("--snapshot-update").returncode == 0
     assert pytest_run().returncode == 0
-    # One page changed: the page and its verdict are named, and the report is written beside the goldens.
+    # One page changed: the page and its verdict are named, and the report is written in pytest's
+    # temporary folder (never among the goldens), its title naming the render kept beside it.
     page = Image.open(tmp_path / "book" / "page3.jpg").convert("RGB")
     page.paste((255, 0, 0), (0, 0, page.width // 2, page.height // 2))
     page.save(tmp_path / "book" / "page3.jpg", quality=95)
-    changed = pytest_run()
+    basetemp = tmp_path / "pytest-temp"
+    changed = pytest_run("--basetemp", str(basetemp))
     assert changed.returncode != 0
     assert "page 3, spread-002.png right: changed" in changed.stdout, changed.stdout
-    report = tmp_path / "__snapshots__" / "test_book" / "test_book-report" / "index.html"
-    assert report.exists() and str(report) in changed.stdout
+    assert sorted(os.listdir(tmp_path / "__snapshots__" / "test_book")) == ["test_book"]
+    [report] = basetemp.glob("test_book-test_book-report[0-9]*/index.html")
+    assert str(report) in changed.stdout, changed.stdout
+    title = re.search(r"<title>(.*?) against (.*?)</title>", report.read_text()).group(2)
+    assert os.path.isfile(os.path.join(title, "manifest.json")), title
+    summary = re.search(r'<p id="summary">(.*?)</p>', report.read_text()).group(1)
+    assert summary == "8 compared · 1 failed · 1 differ · 7 passed", summary
 
 
 def test_the_c_abi_from_c(tmp_path):
