@@ -86,7 +86,9 @@ let package = Package(
                            .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         // The C ABI: opaque handles, an error object, options as the table's names and values.
-        .target(name: "MihirakiC", dependencies: ["Mihiraki"]),
+        // include/mihiraki.h as a module: the Swift side of the C ABI takes its numbers from it.
+        .target(name: "CMihirakiABI"),
+        .target(name: "MihirakiC", dependencies: ["Mihiraki", "CMihirakiABI"]),
         // Process-wide settings (the allocator) the program makes for itself,
         // and the words for a child process that ended by a signal.
         .target(name: "CMihirakiProcess"),

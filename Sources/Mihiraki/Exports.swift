@@ -16,3 +16,4 @@
 @_exported import struct MihirakiCodecs.SpreadFormat
 @_exported import struct MihirakiCodecs.SpreadEncoding
 @_exported import enum MihirakiRaster.ComparisonMetric
+@_exported import enum MihirakiCore.SplitWideMode

@@ -1,3 +1,4 @@
+import CMihirakiABI
 import Foundation
 import Mihiraki
 import Synchronization
@@ -41,7 +42,7 @@ final class ErrorHandle {
     deinit { free(message) }
 }
 
-private let usageKind: Int32 = 1, bookKind: Int32 = 2
+private let usageKind = Int32(MIHIRAKI_ERROR_USAGE.rawValue), bookKind = Int32(MIHIRAKI_ERROR_BOOK.rawValue)
 
 /// Stores `error` in `out`, as the kind the header names.
 private func fail(_ error: any Error, _ out: UnsafeMutablePointer<OpaquePointer?>?) {
@@ -101,7 +102,7 @@ private func json(_ value: Any) -> UnsafeMutablePointer<CChar> {
 }
 
 @_cdecl("mihiraki_abi_version")
-public func mihiraki_abi_version() -> Int32 { 1 }
+public func mihiraki_abi_version() -> Int32 { MIHIRAKI_ABI_VERSION }
 
 // Made once and never written again or freed: the header promises a static string.
 nonisolated(unsafe) private let versionText = strdup(MihirakiRelease.version)!

@@ -82,6 +82,19 @@ struct DeclarationTests {
         #expect(format.hasAlpha == (read.capabilities?.alpha ?? false))
     }
 
+    /// The overviews listed archives without EPUB and PDF once those were
+    /// declared: each kind's name is read from the registry, not a list here.
+    @Test("The documentation's overviews name every kind of book file the registry declares")
+    func overviewsNameEveryKind() throws {
+        let docs = Fixtures.packageRoot.appendingPathComponent("Sources/Mihiraki/Mihiraki.docc")
+        for page in ["Mihiraki.md", "PagesAndArchives.md"] {
+            let text = try String(contentsOf: docs.appendingPathComponent(page), encoding: .utf8)
+            let overview = try #require(text.components(separatedBy: "## Overview").dropFirst().first?
+                .components(separatedBy: "\n\n").first { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty })
+            for kind in BookKind.all { #expect(overview.contains(kind.name), "\(page)'s overview names no \(kind.name)") }
+        }
+    }
+
     @Test("Every kind of book file is told from its bytes whatever its name, and its extensions from nothing else")
     func bookKinds() throws {
         let folder = try TemporaryFolder()
