@@ -13,7 +13,7 @@ enum Routes {
         router.add(middleware: SafeResponses(service: service))
         // With signed URLs the viewer is not served: it would need the key in the browser.
         if service.options.signer == nil {
-            router.get("/") { _, _ in Viewer.page() }
+            router.get("/") { _, _ in Viewer.page(opening: service.options.openBook) }
             router.get("/viewer.js") { _, _ in Viewer.asset(Viewer.script, type: "text/javascript; charset=utf-8") }
             router.get("/viewer.css") { _, _ in Viewer.asset(Viewer.style, type: "text/css; charset=utf-8") }
         }

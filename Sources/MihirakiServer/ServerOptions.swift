@@ -40,6 +40,9 @@ public struct ServerOptions: Sendable {
     public var workerProgram: String? = nil
     /// The address space each worker may use, in bytes (`--worker-memory`).
     public var workerMemoryBytes = 1 << 30
+    /// The book the viewer opens when its address names none (`--open`, an
+    /// id as `/api/books` lists it); `nil` for the first listed.
+    public var openBook: String? = nil
 
     /// An access log on standard error: each line written whole, in batches a few milliseconds apart.
     public static func standardErrorLog() -> @Sendable (String) -> Void { AccessLog.standardError() }

@@ -23,6 +23,9 @@ public enum SpreadServer {
         let stop = Stop()
         try options.validate()
         let service = try SpreadService(options: options)
+        if let open = options.openBook, !service.catalog.books.contains(where: { $0.id == open }) {
+            throw MihirakiError(.usage, "--open: there is no book '\(open)' under \(options.root)")
+        }
         // The workers' scratch folder goes with the server, however `run` ends.
         defer { service.workers?.shutdown() }
         let app = application(options, service: service, logger: logger) { channel in

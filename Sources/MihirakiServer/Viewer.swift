@@ -12,8 +12,13 @@ enum Viewer {
     static let policy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
         + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-    static func page() -> Response {
-        var response = asset(html, type: "text/html; charset=utf-8")
+    /// The viewer's page; `opening` is the book it opens when the address names none.
+    static func page(opening: String? = nil) -> Response {
+        let escaped = opening.map { id in
+            [("&", "&amp;"), ("\"", "&quot;"), ("<", "&lt;"), (">", "&gt;")].reduce(id) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
+        }
+        let body = escaped.map { "<body data-open=\"\($0)\">" } ?? "<body>"
+        var response = asset(html.replacingOccurrences(of: "<body>", with: body), type: "text/html; charset=utf-8")
         response.headers[.contentSecurityPolicy] = policy
         return response
     }
@@ -266,7 +271,10 @@ enum Viewer {
         nothingToShow("There is no book " + JSON.stringify(wanted.book) + " here: choose one.");
         return;
       }
-      const first = wanted.book !== null ? wanted.book : list[0].id;
+      // The server's --open, when the address names no book and that book is listed.
+      const opening = document.body.dataset.open;
+      const first = wanted.book !== null ? wanted.book
+        : list.some((b) => b.id === opening) ? opening : list[0].id;
       select.value = first;
       if (first === wanted.book) {
         await openBook(first, wanted.page || 1, wanted.page ? null : wanted.spread);

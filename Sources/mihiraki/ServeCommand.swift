@@ -58,6 +58,10 @@ struct ServeCommand: AsyncParsableCommand {
                                                                 valueName: "MB"))
     var workerMemory = 1024
 
+    @Option(help: ArgumentHelp("The book the viewer opens when its address names none, as /api/books lists its id (default: the first listed).",
+                               valueName: "BOOK"))
+    var open: String?
+
     @Flag(help: "No access log (by default one JSON line per request on stderr).")
     var quiet = false
 
@@ -94,6 +98,7 @@ struct ServeCommand: AsyncParsableCommand {
         options.timeoutSeconds = timeout
         if !quiet { options.accessLog = ServerOptions.standardErrorLog() }
         options.signer = try signing.signer()
+        options.openBook = open
         let root = self.root
         try await SpreadServer.run(options) { host, port in
             FileHandle.standardOutput.write(Data("mihiraki: serving \(root) at http://\(host):\(port)/\n".utf8))

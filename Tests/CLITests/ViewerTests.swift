@@ -75,6 +75,29 @@ struct ViewerTests {
         }
     }
 
+    /// `serve TestImages` opened on a test EPUB, the first book listed: the
+    /// server's --open names the book a bare address shows.
+    @Test("serve --open BOOK: a bare address opens that book, a link to another still opens its own; an unknown book is exit 2")
+    func openBook() throws {
+        try withServer(["--open", "manga.cbz"]) { library, server in
+            let profile = library.folder.path + "/chromium"
+            let bare = try chromium(["--window-size=1000,700", "--dump-dom", server.base + "/"], profile: profile).stdout
+            #expect(bare.contains("/api/books/manga.cbz/spreads/1."), "\(bare)")
+            let other = try chromium(["--window-size=1000,700", "--dump-dom", server.base + "/#book=Series%20A%2Fvol1"],
+                                     profile: profile).stdout
+            #expect(other.contains("/spreads/1.") && !other.contains("/api/books/manga.cbz/"), "\(other)")
+        }
+        try withServer { library, server in
+            let bare = try chromium(["--window-size=1000,700", "--dump-dom", server.base + "/"],
+                                    profile: library.folder.path + "/chromium").stdout
+            #expect(!bare.contains("/api/books/manga.cbz/spreads/"), "the first listed book, not manga.cbz: \(bare)")
+        }
+        let library = try ServedLibrary()
+        defer { library.remove() }
+        let refused = try mihiraki(["serve", library.root, "--port", "0", "--open", "nosuch"])
+        #expect(refused.status == 2 && refused.stderr.contains("--open: there is no book 'nosuch' under"), "\(refused.stderr)")
+    }
+
     @Test("A link to a book that is not there says so, opens nothing, and leaves both arrows off")
     func missingBook() throws {
         try withServer { library, server in
