@@ -116,8 +116,8 @@ extension LayoutOptions {
                 example: "webp", expected: listed(SpreadFormat.allCases.map(\.rawValue), "or"), \.encoding.format,
                 SpreadFormat.init(rawValue:), isQueryParameter: false),
         .parsed("quality", "Q", "Quality of \(SpreadFormat.names(where: \.takesQuality, "and")), 1-100 (with --lossless WebP: the effort). Default 85.",
-                example: "60", expected: "a whole number from 1 to 100", \.encoding.quality,
-                { Int($0).flatMap { (1...100).contains($0) ? $0 : nil } }),
+                example: "60", expected: expected(LayoutOptions.qualities), \.encoding.quality,
+                { Int($0).flatMap { LayoutOptions.qualities.contains($0) ? $0 : nil } }),
         .flag("lossless", "Write \(SpreadFormat.names(where: \.hasLosslessOption)) without loss.", \.encoding.lossless),
         .choice("compression", "PNG compression: fast, default or small.", example: .small, \.encoding.compression),
         .choice("back-cover", "paired (default): the last page pairs like any other; alone: it stands alone on the left, [N|x], as a back cover.",
@@ -125,16 +125,27 @@ extension LayoutOptions {
         .choice("pairing", "static (default): pages pair by position; auto: also keep together two pages whose facing edges continue one artwork, found from their pixels.",
                 example: .auto, \.pairing).since,
         .parsed("pairing-threshold", "T", "With --pairing auto: the confidence, 0 to 1, two pages need to be kept together as one artwork; lower finds more and risks false ones. Default \(Double(SplitDetector.defaultThreshold) / 1000).",
-                example: "0.5", expected: "a number from 0 to 1", \.pairingThreshold,
-                { Double($0).flatMap { (0...1).contains($0) ? $0 : nil } }).since,
+                example: "0.5", expected: expected(LayoutOptions.pairingThresholds), \.pairingThreshold,
+                { Double($0).flatMap { LayoutOptions.pairingThresholds.contains($0) ? $0 : nil } }).since,
         .choice("split-wide", "Cut every wide page into its two halves at the gutter: auto (the default when the flag is alone) finds the fold from the pixels; center cuts at the middle; off leaves wide pages whole (the default).",
                 example: .center, \.splitWide, none: "off").since.valueOptional(alone: "auto"),
         .flag("crop-borders", "Cut scanner borders (white, black or grey frames) off every page before it is fitted; the two pages of a spread are drawn at one scale.",
               \.cropBorders).since,
         .parsed("crop-limit", "P", "With --crop-borders: the most taken from any side, in percent of the page's width or height. Default 10.",
-                example: "5", expected: "a whole number of percent from 0 to 49", \.cropLimit,
-                { Int($0).flatMap { (0...49).contains($0) ? $0 : nil } }).since,
+                example: "5", expected: expected(LayoutOptions.cropLimits, of: "percent"), \.cropLimit,
+                { Int($0).flatMap { LayoutOptions.cropLimits.contains($0) ? $0 : nil } }).since,
     ]
+
+    /// What a ranged option takes, in words: `a whole number from 1 to 100`.
+    static func expected(_ range: ClosedRange<Int>, of unit: String? = nil) -> String {
+        "a whole number \(unit.map { "of \($0) " } ?? "")from \(range.lowerBound) to \(range.upperBound)"
+    }
+
+    /// `a number from 0 to 1`.
+    static func expected(_ range: ClosedRange<Double>) -> String {
+        func text(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+        return "a number from \(text(range.lowerBound)) to \(text(range.upperBound))"
+    }
 
     /// The names of every option, in the table's order.
     package static var tableNames: [String] { table.map(\.name) }

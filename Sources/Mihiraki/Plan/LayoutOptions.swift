@@ -72,6 +72,10 @@ public struct LayoutOptions: Sendable {
     /// `--split-wide auto`, `--crop-borders`); otherwise it reads headers only.
     package var readsPixels: Bool { pairing == .auto || cropBorders || splitWide == .auto }
 
+    /// The values `--quality`, `--pairing-threshold` and `--crop-limit` take:
+    /// the option table parses with them and ``validate()`` checks with them.
+    static let qualities = 1...100, pairingThresholds = 0.0...1.0, cropLimits = 0...49
+
     /// ``pairingThreshold`` in thousandths, as the detector compares it.
     var pairingThresholdThousandths: Int { Int((pairingThreshold * 1000).rounded()) }
 
@@ -111,11 +115,11 @@ public struct LayoutOptions: Sendable {
             throw MihirakiError(.usage, "--page-aspect \(pageAspect) leaves page slots under one pixel on a "
                                 + "\(canvasWidth)x\(canvasHeight) canvas")
         }
-        guard (0...1).contains(pairingThreshold) else {
-            throw MihirakiError(.usage, "--pairing-threshold must be a number from 0 to 1")
+        guard Self.pairingThresholds.contains(pairingThreshold) else {
+            throw MihirakiError(.usage, "--pairing-threshold must be \(Self.expected(Self.pairingThresholds))")
         }
-        guard (0...49).contains(cropLimit) else {
-            throw MihirakiError(.usage, "--crop-limit must be a whole number of percent from 0 to 49")
+        guard Self.cropLimits.contains(cropLimit) else {
+            throw MihirakiError(.usage, "--crop-limit must be \(Self.expected(Self.cropLimits, of: "percent"))")
         }
         if let bad = soloPages.union(blankBefore).first(where: { $0 < 1 }) {
             throw MihirakiError(.usage, "page numbers start at 1 (got \(bad))")
@@ -139,8 +143,8 @@ public struct LayoutOptions: Sendable {
 
     /// Refuses settings the format cannot take, and a format this build cannot write.
     static func check(_ encoding: SpreadEncoding, width: Int, height: Int) throws {
-        guard (1...100).contains(encoding.quality) else {
-            throw MihirakiError(.usage, "--quality must be between 1 and 100 (got \(encoding.quality))")
+        guard qualities.contains(encoding.quality) else {
+            throw MihirakiError(.usage, "--quality must be \(Self.expected(qualities)) (got \(encoding.quality))")
         }
         let format = encoding.format
         if let reason = format.unavailableReason {
