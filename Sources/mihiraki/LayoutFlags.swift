@@ -5,8 +5,10 @@ import Mihiraki
 /// and how it is written (`plan` takes the format too, so its manifest names
 /// the same files `render` writes). Each flag's name, help and parsing come
 /// from the library's option table (``LayoutOptions/table``); this type only
-/// tells swift-argument-parser that the flags exist. `LayoutFlagsTests`
-/// requires one flag here per entry of the table, parsed as the table says.
+/// tells swift-argument-parser that the flags exist (it needs a property per
+/// flag), and their values are read back by reflection (``given``).
+/// `LayoutFlagsTests` requires one flag here per entry of the table, parsed
+/// as the table says.
 /// Every value is taken as it comes, dash or not, so `--gap -3` is refused
 /// by the table as a bad value instead of being a missing one.
 struct LayoutFlags: ParsableArguments {
@@ -37,23 +39,23 @@ struct LayoutFlags: ParsableArguments {
     @Flag(name: .customLong("crop-borders"), help: help("crop-borders")) var cropBorders = false
     @Option(name: .customLong("crop-limit"), parsing: .unconditional, help: help("crop-limit")) var cropLimit: String?
 
-    /// The flags as the table's names and values, in the table's order.
+    /// The flags as the table's names and values, in the table's order. Read
+    /// from the properties above by reflection (`_pageAspect` is
+    /// `page-aspect`), so no second list of the flags is kept by hand.
     var given: [(name: String, value: String)] {
-        let values: [String: [String]] = [
-            "size": size.map { [$0] } ?? [], "layout": layout.map { [$0] } ?? [],
-            "direction": direction.map { [$0] } ?? [], "cover": cover.map { [$0] } ?? [],
-            "page-aspect": pageAspect.map { [$0] } ?? [], "wide-threshold": wideThreshold.map { [$0] } ?? [],
-            "solo": solo, "blank-before": blankBefore, "gap": gap.map { [$0] } ?? [],
-            "fit": fit.map { [$0] } ?? [], "align": align.map { [$0] } ?? [],
-            "background": background.map { [$0] } ?? [], "blank": blank.map { [$0] } ?? [],
-            "strip": strip ? [""] : [], "max-pixels": maxPixels.map { [$0] } ?? [],
-            "color-manage": colorManage.map { [$0] } ?? [], "format": format.map { [$0] } ?? [],
-            "quality": quality.map { [$0] } ?? [], "lossless": lossless ? [""] : [],
-            "compression": compression.map { [$0] } ?? [], "back-cover": backCover.map { [$0] } ?? [],
-            "pairing": pairing.map { [$0] } ?? [], "pairing-threshold": pairingThreshold.map { [$0] } ?? [],
-            "split-wide": splitWide.map { [$0] } ?? [], "crop-borders": cropBorders ? [""] : [],
-            "crop-limit": cropLimit.map { [$0] } ?? [],
-        ]
+        var values: [String: [String]] = [:]
+        for child in Mirror(reflecting: self).children {
+            guard let label = child.label, label.hasPrefix("_") else { continue }
+            let name = label.dropFirst().reduce(into: "") { name, character in
+                name += character.isUppercase ? "-" + character.lowercased() : String(character)
+            }
+            switch child.value {
+            case let option as Option<String?>: values[name] = option.wrappedValue.map { [$0] } ?? []
+            case let option as Option<[String]>: values[name] = option.wrappedValue
+            case let flag as Flag<Bool>: values[name] = flag.wrappedValue ? [""] : []
+            default: continue
+            }
+        }
         return LayoutOptions.table.flatMap { option in (values[option.name] ?? []).map { (option.name, $0) } }
     }
 
