@@ -58,6 +58,13 @@ char *mihiraki_options_json(void);
 
 /* Opens a book (a folder, a comic archive, an EPUB or a PDF). */
 mihiraki_book *mihiraki_book_open(const char *path, mihiraki_error **error);
+/* Opens a book file (an archive, an EPUB or a PDF) from `size` bytes at
+   `data`, copied: the caller may free them on return. `name` (for example
+   "vol01.cbz") is the book's name in plans and messages; its extension
+   decides the kind only where the bytes cannot. The bytes are held in an
+   unnamed scratch file the system frees with the book, whatever happens to
+   the process. NULL with `*error` when they are no book Mihiraki reads. */
+mihiraki_book *mihiraki_book_open_memory(const void *data, size_t size, const char *name, mihiraki_error **error);
 void mihiraki_book_free(mihiraki_book *book);
 
 /* The book's image files, in the book's order, as a JSON list of their paths inside it (NULL for a NULL book). */

@@ -155,6 +155,20 @@ public func mihiraki_book_open(_ path: UnsafePointer<CChar>?, _ errorOut: Unsafe
     }
 }
 
+@_cdecl("mihiraki_book_open_memory")
+public func mihiraki_book_open_memory(_ data: UnsafeRawPointer?, _ size: Int, _ name: UnsafePointer<CChar>?,
+                                      _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> OpaquePointer? {
+    do {
+        guard data != nil || size == 0, size >= 0 else { throw MihirakiError(.usage, "no bytes given") }
+        let bytes = data.map { [UInt8](UnsafeRawBufferPointer(start: $0, count: size)) } ?? []
+        let handle = BookHandle(try Book.load(data: bytes, name: name.map { FileSystem.path(cString: $0) } ?? "book"))
+        return OpaquePointer(Unmanaged.passRetained(handle).toOpaque())
+    } catch {
+        fail(error, errorOut)
+        return nil
+    }
+}
+
 @_cdecl("mihiraki_book_free")
 public func mihiraki_book_free(_ handle: OpaquePointer?) {
     guard let handle else { return }

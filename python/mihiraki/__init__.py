@@ -73,6 +73,7 @@ def _load() -> ctypes.CDLL:
                                   ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int), error_p], ctypes.c_int),
         "mihiraki_render": ([char_pp, ctypes.c_size_t, ctypes.c_char_p, char_pp, char_pp, ctypes.c_size_t,
                              ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), error_p], ctypes.c_int),
+        "mihiraki_book_open_memory": ([ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, error_p], ctypes.c_void_p),
         "mihiraki_compare_metric": ([ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_double,
                                      ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p), error_p], ctypes.c_int),
     }
@@ -166,19 +167,37 @@ class Book:
     """A book opened once: its pages are read as its spreads are drawn, and
     each set of options is planned once."""
 
-    def __init__(self, path: Union[str, bytes, os.PathLike]):
+    def __init__(self, path: Union[str, bytes, os.PathLike, None] = None, *, data: Any = None,
+                 name: Optional[str] = None):
         error = ctypes.c_void_p()
-        raw = _path(path)
-        self.path = os.fsdecode(raw)
         # Set before the library is called: a failed open leaves a closed book to collect.
         self._handle: Optional[int] = None
         self._lock = threading.Lock()
         self._calls = 0
-        handle = _lib.mihiraki_book_open(raw, ctypes.byref(error))
+        self._data: Optional[bytes] = None
+        if data is None:
+            if path is None:
+                raise UsageError("open needs a path or data=")
+            raw = _path(path)
+            self.path = os.fsdecode(raw)
+            handle = _lib.mihiraki_book_open(raw, ctypes.byref(error))
+        else:
+            if path is not None:
+                raise UsageError("open takes a path or data=, not both")
+            self.path = name if name is not None else os.path.basename(str(getattr(data, "name", "") or "")) or "book"
+            self._data = _bytes_of(data, self.path)
+            handle = _lib.mihiraki_book_open_memory(self._data, len(self._data), _path(self.path), ctypes.byref(error))
         if not handle:
             _raise(error)
         self._handle = handle
         self._finalizer = weakref.finalize(self, _lib.mihiraki_book_free, handle)
+
+    def __reduce__(self) -> Any:
+        """A book pickles as what it was opened from, its path or its bytes,
+        and opens again on the other side (a worker process, say)."""
+        if self._data is not None:
+            return (_book_from_data, (self._data, self.path))
+        return (Book, (self.path,))
 
     def close(self) -> None:
         """Frees the book (it is also freed when no longer referenced). A
@@ -365,11 +384,46 @@ for _function in (Book.plan, Book.spread, Book.spread_image):
     _function.__doc__ = (_function.__doc__ or "") + _options_doc()
 
 
-def open(path: Union[str, bytes, os.PathLike]) -> Book:  # noqa: A001 - the name pyvips and PIL use
+def open(path: Union[str, bytes, os.PathLike, None] = None, *, data: Any = None,  # noqa: A001 - pyvips's and PIL's name
+         name: Optional[str] = None) -> Book:
     """Opens a book: a folder of page images, a comic archive, an EPUB or a PDF.
 
-    Raises BookError naming the file when it cannot be read."""
-    return Book(path)
+    ``data`` instead of a path: the bytes of a book file (``bytes``,
+    ``bytearray``, ``memoryview``) or a seekable binary file object (read
+    from where it stands to its end), as object storage or an HTTP client
+    gives them; ``name`` (default: the file object's name, else ``book``)
+    is the book's name in plans and messages. Results and limits are a
+    file's; the bytes are held in an unnamed scratch file the system frees
+    with the book, so nothing is left behind.
+
+    Raises BookError naming the file when it cannot be read, UsageError for
+    data that is neither bytes nor a seekable binary file."""
+    return Book(path, data=data, name=name)
+
+
+def _book_from_data(data: bytes, name: str) -> Book:
+    return Book(data=data, name=name)
+
+
+def _bytes_of(data: Any, name: str) -> bytes:
+    """The bytes of ``data``: a bytes-like object, or a seekable binary file."""
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        return bytes(data)
+    if not callable(getattr(data, "read", None)):
+        raise UsageError(f"data must be bytes or a binary file object, not {type(data).__name__}")
+    try:
+        seekable = data.seekable()
+    except Exception:  # a file object that cannot say
+        seekable = False
+    if not seekable:
+        raise UsageError(f"{name}: data is a stream that cannot seek; read it into bytes first")
+    try:
+        read = data.read()
+    except Exception as exc:
+        raise BookError(f"{name}: cannot read data: {exc}") from None
+    if not isinstance(read, (bytes, bytearray, memoryview)):
+        raise UsageError(f"{name}: data must be a binary file object (its read() gave {type(read).__name__})")
+    return bytes(read)
 
 
 def render(books: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]], output: Union[str, os.PathLike],

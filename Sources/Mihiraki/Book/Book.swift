@@ -32,7 +32,7 @@ public struct Book: Sendable {
     /// What the book file declares about its layout (an EPUB's spine).
     var declarations: BookDeclarations? { storage.declarations }
 
-    let storage: any BookSource
+    var storage: any BookSource
 
     /// File name extensions of images: every page format's declaration
     /// (those only named too, so such a page fails in words). Other files are
@@ -54,9 +54,12 @@ public struct Book: Sendable {
     /// ``load(_:)`` for a server: with `root` (resolved), the book and every
     /// page must really be inside it — a symbolic link that leaves it is
     /// refused (the book) or skipped (a page).
-    package static func load(_ path: String, confinedTo root: String?) throws -> Book {
+    /// - Parameter name: the book's name when it is not the path's last
+    ///   component (a book read from memory: ``load(data:name:)``).
+    package static func load(_ path: String, confinedTo root: String?, name: String? = nil) throws -> Book {
         guard !path.isEmpty else { throw MihirakiError(.badBook, "an empty path names no book") }
-        let (trimmed, fileName) = Self.trimmed(path)
+        let (trimmed, pathName) = Self.trimmed(path)
+        let fileName = name ?? pathName
         if let root, !FileSystem.isInside(trimmed, root) {
             throw MihirakiError(.badBook, path: path, "leaves the served folder (a symbolic link outside it)")
         }
@@ -115,7 +118,7 @@ public struct Book: Sendable {
         }
         let (spreadLabels, labelsWarning) = KCCSpreadLabels.load(forBook: trimmed, confinedTo: root)
         if let labelsWarning { warnings.append(labelsWarning) }
-        return Book(name: fileName, outputName: outputName, path: trimmed, images: images, comicInfo: comicInfo,
+        return Book(name: fileName, outputName: outputName, path: name ?? trimmed, images: images, comicInfo: comicInfo,
                     warnings: warnings, comicInfoPath: comicInfoPath, spreadLabels: spreadLabels, storage: storage)
     }
 

@@ -34,6 +34,10 @@ final class ScratchFile: Sendable {
 
     deinit { close(fd) }
 
+    /// A path that opens this file for as long as it is open (Linux's
+    /// `/proc/self/fd`), for readers that take a path.
+    var path: String { "/proc/self/fd/\(fd)" }
+
     /// Appends `bytes`; `path` names what they are in errors.
     func write(_ bytes: UnsafeRawBufferPointer, path: String) throws {
         let failure = FileSystem.writeAll(fd, bytes)
