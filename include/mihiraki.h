@@ -109,10 +109,11 @@ int mihiraki_compare(const char *expected, const char *actual, double threshold,
 
 /* The same with a metric, as `mihiraki compare --metric`: "pixelmatch",
    "ciede2000" or "ssim"; `threshold` on its scale, or NaN for its default
-   (0.1, 1.0 ΔE00, 0.98). An unknown metric or a threshold off its scale is
+   (0.1, 1.0 ΔE00, 0.98); `shift_tolerance` as `--shift-tolerance` (0 to 16,
+   or -1 for its default, 2). An unknown metric or a value off its scale is
    -1 with a usage error. */
 int mihiraki_compare_metric(const char *expected, const char *actual, const char *metric, double threshold,
-                            const char *report, char **result, mihiraki_error **error);
+                            int shift_tolerance, const char *report, char **result, mihiraki_error **error);
 
 #ifdef __cplusplus
 }

@@ -281,12 +281,12 @@ public func mihiraki_render(_ paths: UnsafePointer<UnsafePointer<CChar>?>?, _ pa
 public func mihiraki_compare(_ expected: UnsafePointer<CChar>?, _ actual: UnsafePointer<CChar>?, _ threshold: Double,
                              _ report: UnsafePointer<CChar>?, _ result: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
                              _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-    mihiraki_compare_metric(expected, actual, nil, threshold, report, result, errorOut)
+    mihiraki_compare_metric(expected, actual, nil, threshold, -1, report, result, errorOut)
 }
 
 @_cdecl("mihiraki_compare_metric")
 public func mihiraki_compare_metric(_ expected: UnsafePointer<CChar>?, _ actual: UnsafePointer<CChar>?,
-                                    _ metric: UnsafePointer<CChar>?, _ threshold: Double,
+                                    _ metric: UnsafePointer<CChar>?, _ threshold: Double, _ shiftTolerance: Int32,
                                     _ report: UnsafePointer<CChar>?, _ result: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
                                     _ errorOut: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     do {
@@ -301,6 +301,8 @@ public func mihiraki_compare_metric(_ expected: UnsafePointer<CChar>?, _ actual:
             options.metric = known
         }
         options.threshold = threshold.isNaN ? nil : threshold
+        let tolerance = shiftTolerance < 0 ? 2 : Int(shiftTolerance)
+        guard (0...16).contains(tolerance) else { throw MihirakiError(.usage, "--shift-tolerance must be from 0 to 16") }
         options.reportFolder = report.map { FileSystem.path(cString: $0) }
         try options.validate()
         let first = FileSystem.path(cString: expected), second = FileSystem.path(cString: actual)
@@ -313,7 +315,8 @@ public func mihiraki_compare_metric(_ expected: UnsafePointer<CChar>?, _ actual:
             try ImageComparator.writeReport(comparisons, to: folder, title: "\(first) against \(second)")
         }
         // Two book folders with manifests: the document `compare --json` prints, and its lines.
-        if folders, let book = try BookComparison.compare(expected: first, actual: second, options: options) {
+        if folders, let book = try BookComparison.compare(expected: first, actual: second, options: options,
+                                                          shiftTolerance: tolerance) {
             if let result { result.pointee = strdup(ImageComparator.json(book, files: comparisons, lines: true)) }
             return Int32(book.plan.count + book.slots.filter { !$0.passes }.count)
         }

@@ -74,7 +74,7 @@ def _load() -> ctypes.CDLL:
         "mihiraki_render": ([char_pp, ctypes.c_size_t, ctypes.c_char_p, char_pp, char_pp, ctypes.c_size_t,
                              ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), error_p], ctypes.c_int),
         "mihiraki_book_open_memory": ([ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, error_p], ctypes.c_void_p),
-        "mihiraki_compare_metric": ([ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_double,
+        "mihiraki_compare_metric": ([ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_double, ctypes.c_int,
                                      ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p), error_p], ctypes.c_int),
     }
     for name, (arguments, result) in signatures.items():
@@ -461,21 +461,25 @@ render.__doc__ = (render.__doc__ or "") + _options_doc()
 
 
 def compare(expected: Any, actual: Any, threshold: Optional[float] = None,
-            report: Optional[Union[str, os.PathLike]] = None, metric: str = "pixelmatch") -> CompareResult:
+            report: Optional[Union[str, os.PathLike]] = None, metric: str = "pixelmatch",
+            shift_tolerance: int = 2) -> CompareResult:
     """Compares two images or two folders of images, as ``mihiraki compare``
     does: ``metric`` is ``"pixelmatch"``, ``"ciede2000"`` or ``"ssim"``, and
     ``threshold`` is on its scale (None for its default: 0.1, 1.0 ΔE00,
-    0.98). Each may be a path, a numpy array or a
+    0.98). ``shift_tolerance`` is ``--shift-tolerance`` between two renders
+    of a book. Each may be a path, a numpy array or a
     PIL image. With ``report``, writes the report page there. An image that
     cannot be read raises BookError naming it, where the command exits 2."""
     import tempfile
 
+    if not isinstance(shift_tolerance, int) or not 0 <= shift_tolerance <= 16:
+        raise UsageError(f"shift_tolerance must be a whole number from 0 to 16, not {shift_tolerance!r}")
     with tempfile.TemporaryDirectory(prefix="mihiraki-") as scratch:
         first, second = _as_path(expected, scratch, "expected"), _as_path(actual, scratch, "actual")
         result = ctypes.c_void_p()
         error = ctypes.c_void_p()
         status = _lib.mihiraki_compare_metric(_path(first), _path(second), metric.encode(),
-                                              float("nan") if threshold is None else threshold,
+                                              float("nan") if threshold is None else threshold, shift_tolerance,
                                        _path(report) if report is not None else None,
                                        ctypes.byref(result), ctypes.byref(error))
         if status < 0:

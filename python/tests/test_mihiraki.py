@@ -325,3 +325,5 @@ def test_compare_takes_each_metric_and_refuses_one_it_does_not_know(tmp_path):
         mihiraki.compare(ramp, ramp, metric="yiq")
     with pytest.raises(mihiraki.UsageError, match="--threshold for ssim must be from -1 to 1"):
         mihiraki.compare(ramp, ramp, metric="ssim", threshold=2)
+    with pytest.raises(mihiraki.UsageError, match="shift_tolerance must be a whole number from 0 to 16"):
+        mihiraki.compare(ramp, ramp, shift_tolerance=17)
