@@ -144,3 +144,36 @@ def test_fifty_books_on_a_dask_cluster_are_one_cli_run(tmp_path):
             .map(render_one).compute()
     assert errors == [None] * 50
     assert digests(str(tmp_path / "dask")) == digests(str(tmp_path / "cli")) and len(digests(str(tmp_path / "cli"))) > 100
+
+
+FORMATS = os.path.join(ROOT, "TestImages", "formats")
+
+
+def test_every_page_format_and_book_kind_draws_as_the_command_line_does(tmp_path):
+    """What the wheel loads on first use (libavif, libjxl, libarchive) and
+    what it links (libwebp, giflib, lcms2, qpdf and openjp2) works from the
+    package: scripts/test-wheel runs this with the system's copies hidden."""
+    import numpy
+    from PIL import Image
+
+    folder = tmp_path / "formats"
+    folder.mkdir()
+    for name in ("10bit444.avif", "alpha.jxl", "alpha.webp", "interlaced.gif", "icc.png", "icc.jpg", "icc.avif", "gray.jxl"):
+        (folder / name).write_bytes(open(os.path.join(FORMATS, name), "rb").read())
+    out = tmp_path / "cli"
+    subprocess.run([CLI, "render", str(folder), "-o", str(out), "--size", "x200", "--quiet"], check=True)
+    book = mihiraki.open(str(folder))
+    assert book.pages == 8
+    for number in range(1, len(book) + 1):
+        expected = numpy.asarray(Image.open(out / "formats" / f"spread-{number:03d}.png"))
+        assert (book.spread(number, size="x200") == expected).all(), number
+    # The same pages as a tar and a 7z book (libarchive), and a PDF of pictures (qpdf, openjp2).
+    for fmt, name in (("ustar", "book.cbt"), ("7zip", "book.cb7")):
+        archive = str(tmp_path / name)
+        subprocess.run(["bsdtar", "--format", fmt, "-cf", archive, "-C", str(folder), "."], check=True)
+        packed = mihiraki.open(archive)
+        assert packed.plan(size="x200")["spreads"] == book.plan(size="x200")["spreads"]
+        assert (packed.spread(2, size="x200") == book.spread(2, size="x200")).all()
+    for pdf in ("img2pdf.pdf", "jpx.pdf"):
+        document = mihiraki.open(os.path.join(ROOT, "TestImages", "pdf", pdf))
+        assert len(document) >= 1 and document.spread(1, size="x200").size > 0
