@@ -23,15 +23,19 @@ def cbz(folder, source=SAMPLE, name="sample.cbz"):
     return path
 
 
-def scratch_listing():
-    folder = os.environ.get("TMPDIR") or "/tmp"
-    return sorted(os.listdir(folder))
+@pytest.fixture
+def scratch(tmp_path, monkeypatch):
+    """A TMPDIR of the test's own (the library reads it at each book), to
+    see that a book from memory leaves nothing in it."""
+    folder = tmp_path / "scratch"
+    folder.mkdir()
+    monkeypatch.setenv("TMPDIR", str(folder))
+    return folder
 
 
-def test_a_book_from_bytes_or_a_file_object_is_the_book_from_its_file(tmp_path):
+def test_a_book_from_bytes_or_a_file_object_is_the_book_from_its_file(tmp_path, scratch):
     path = cbz(str(tmp_path))
     data = open(path, "rb").read()
-    before = scratch_listing()
     from_file = mihiraki.open(path)
     for book in (mihiraki.open(data=data, name="sample.cbz"), mihiraki.open(data=memoryview(data), name="sample.cbz"),
                  mihiraki.open(data=open(path, "rb"))):
@@ -41,13 +45,12 @@ def test_a_book_from_bytes_or_a_file_object_is_the_book_from_its_file(tmp_path):
             assert (book.spread(number, size="x200") == from_file.spread(number, size="x200")).all()
         book.close()
     # The bytes were held in a file with no name, gone with the book.
-    assert scratch_listing() == before
+    assert os.listdir(scratch) == []
 
 
-def test_bad_data_is_one_line_naming_the_book_and_leaves_nothing(tmp_path):
+def test_bad_data_is_one_line_naming_the_book_and_leaves_nothing(tmp_path, scratch):
     path = cbz(str(tmp_path))
     data = open(path, "rb").read()
-    before = scratch_listing()
     with pytest.raises(mihiraki.BookError) as error:
         mihiraki.open(data=b"no book at all", name="vol01.cbz")
     assert str(error.value).startswith("vol01.cbz: ") and "\n" not in str(error.value)
@@ -83,7 +86,7 @@ def test_bad_data_is_one_line_naming_the_book_and_leaves_nothing(tmp_path):
         mihiraki.open(data="sample.cbz")
     with pytest.raises(mihiraki.UsageError, match="not both"):
         mihiraki.open(path, data=data)
-    assert scratch_listing() == before
+    assert os.listdir(scratch) == []
 
 
 def test_a_book_pickles_as_its_path_or_its_bytes(tmp_path):
