@@ -65,7 +65,11 @@ let package = Package(
         // The library's front door: books, plans, rendering, comparison. Only its
         // own public API and the types Exports.swift names reach a client; the
         // inner modules share the rest with `package` access.
-        .target(name: "Mihiraki", dependencies: ["MihirakiCore", "MihirakiRaster", "MihirakiCodecs", "ZIPFoundation"]),
+        // What a page's pixels say about it, as pure functions of page facts:
+        // automatic pairing's measures, the gutter of a wide page, a scan's borders.
+        .target(name: "MihirakiAnalysis", dependencies: ["MihirakiCore", "MihirakiRaster", "MihirakiCodecs"]),
+        .target(name: "Mihiraki", dependencies: ["MihirakiCore", "MihirakiRaster", "MihirakiCodecs", "MihirakiAnalysis",
+                                                 "ZIPFoundation"]),
         // Book ids, query parameters and signed URLs (HMAC-SHA256) of
         // `mihiraki serve`, parsed and checked: pure code, no HTTP stack,
         // fuzzed on its own.
@@ -110,7 +114,8 @@ let package = Package(
         .testTarget(name: "MihirakiCoreTests", dependencies: ["MihirakiCore", "MihirakiTestSupport"]),
         .testTarget(name: "MihirakiRasterTests", dependencies: ["MihirakiRaster", "CMihirakiKernels", "MihirakiTestSupport"]),
         .testTarget(name: "MihirakiCodecsTests", dependencies: ["MihirakiCodecs", "CMihirakiCodecs", "MihirakiRaster", "MihirakiTestSupport"]),
-        .testTarget(name: "MihirakiTests", dependencies: ["Mihiraki", "MihirakiCore", "MihirakiRaster", "MihirakiCodecs", "MihirakiTestSupport"]),
+        .testTarget(name: "MihirakiTests", dependencies: ["Mihiraki", "MihirakiCore", "MihirakiRaster", "MihirakiCodecs",
+                                                          "MihirakiAnalysis", "MihirakiTestSupport"]),
         .testTarget(name: "MihirakiServerTests",
                     dependencies: ["MihirakiServer", "MihirakiRequests", "Mihiraki", "MihirakiTestSupport", "MihirakiCodecs",
                                    "MihirakiRaster",

@@ -34,7 +34,7 @@ confidence after its margin; the rivals a page is held against are not
 rescored, so the figures are a replay, not a detector. Sets are made as
 `scripts/bench-pairing --sets DIR` makes them.
 
-The detector now adds the first two itself (Pairing/StripScore.swift), so a
+The detector now adds the first two itself (MihirakiAnalysis/Pairing/StripScore.swift), so a
 replay on top of today's build counts them twice: the table in
 docs/pairing.md replays a build of the detector without them, whose
 confidences are the strength less its shortfall alone.

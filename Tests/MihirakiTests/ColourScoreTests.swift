@@ -1,4 +1,5 @@
 @testable import Mihiraki
+@testable import MihirakiAnalysis
 import Testing
 
 /// Colours apart at the spine (docs/pairing.md, "What it measures"), on edge

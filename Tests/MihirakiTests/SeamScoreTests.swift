@@ -2,6 +2,7 @@
 import MihirakiCodecs
 import MihirakiRaster
 import MihirakiTestSupport
+@testable import MihirakiAnalysis
 import Testing
 
 /// The split detector's measures on profiles built by hand (docs/pairing.md).

@@ -1,6 +1,7 @@
 import Foundation
 import MihirakiTestSupport
 import Synchronization
+@testable import MihirakiAnalysis
 import Testing
 @testable import Mihiraki
 import MihirakiCodecs

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Mihiraki
+@testable import MihirakiAnalysis
 import Testing
 
 /// The strip measures (docs/pairing.md, "The strips") on strips drawn by hand:

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Mihiraki
+@testable import MihirakiAnalysis
 import Testing
 
 /// Tones unlike (docs/pairing.md, "Tones unlike") on spreads drawn as

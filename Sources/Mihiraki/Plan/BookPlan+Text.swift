@@ -1,3 +1,4 @@
+import MihirakiAnalysis
 import MihirakiCore
 import MihirakiCodecs
 

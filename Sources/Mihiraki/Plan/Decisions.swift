@@ -1,3 +1,4 @@
+import MihirakiAnalysis
 import MihirakiCore
 
 /// The decisions behind a book's spreads, each with its origin.

@@ -1,3 +1,4 @@
+import MihirakiAnalysis
 import Foundation
 import MihirakiCodecs
 import MihirakiCore

@@ -1,3 +1,4 @@
+import MihirakiCore
 /// Renders planned books to folders of spread files (in the plans' format)
 /// plus `manifest.json`.
 ///

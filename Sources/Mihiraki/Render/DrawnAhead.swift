@@ -1,3 +1,4 @@
+import MihirakiAnalysis
 import MihirakiCodecs
 import MihirakiCore
 import MihirakiRaster

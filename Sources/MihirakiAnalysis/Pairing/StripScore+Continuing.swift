@@ -1,3 +1,5 @@
+import MihirakiRaster
+import MihirakiCore
 import MihirakiCodecs
 
 /// ``StripScore``: the share of the lines, borders and edges one page draws
@@ -19,7 +21,7 @@ extension StripScore {
     /// down), the first best on a tie; the strength is the lines' at g = 0.
     /// Where that is ``lineStrength`` or under, the share (which then
     /// counts for nothing) is the one at g = 0.
-    static func linesContinue(_ a: [Int64], _ b: [Int64], lost: Int = 0) -> (share: Int, strength: Int)? {
+    package static func linesContinue(_ a: [Int64], _ b: [Int64], lost: Int = 0) -> (share: Int, strength: Int)? {
         continuing([(a, b)], slopes: { (2..<(slopes / 2)).contains(abs($0)) }, lost: lost, counted: lineStrength)
     }
 
@@ -30,7 +32,7 @@ extension StripScore {
     /// there; a steep line's height at the spine moves with a scan's scale
     /// and lost columns more than a shallow one's, so those that seem not
     /// to continue say little (``steepLinesAdjustment(_:)``).
-    static func steepLinesContinue(_ a: Strip, _ b: Strip, lost: Int = 0) -> (share: Int, strength: Int)? {
+    package static func steepLinesContinue(_ a: Strip, _ b: Strip, lost: Int = 0) -> (share: Int, strength: Int)? {
         let fan = Fan.steep
         let (linesA, linesB) = (standingOut(response(a, fan: fan), fan: fan), standingOut(response(b, fan: fan), fan: fan))
         return continuing([(linesA, linesB)], fan: fan, slopes: { fan.computed.contains(abs($0)) }, lost: lost,
@@ -44,7 +46,7 @@ extension StripScore {
     /// ``lineStrength``) at 387 splits, half of them with a share over 0.516,
     /// and at 704 pairs that are not one artwork, 6 of them over 0.4, the
     /// most 0.539 (docs/pairing.md, "Steep lines").
-    static func steepLinesAdjustment(_ share: Int?) -> Int {
+    package static func steepLinesAdjustment(_ share: Int?) -> Int {
         share.map { 2 * max(0, $0 - 400) } ?? 0
     }
 
@@ -52,7 +54,7 @@ extension StripScore {
     /// flat: panel borders, a horizon, a rule. Pages of one layout share
     /// them, so borders that continue say little; borders at other heights
     /// say the pages are not one artwork (``adjustment(ink:lines:borders:edges:proportion:toneRange:)``).
-    static func bordersContinue(_ a: [Int64], _ b: [Int64]) -> (share: Int, strength: Int)? {
+    package static func bordersContinue(_ a: [Int64], _ b: [Int64]) -> (share: Int, strength: Int)? {
         continuing([(a, b)], slopes: { abs($0) <= 1 }, lost: 0, counted: borderStrength)
     }
 
@@ -61,7 +63,7 @@ extension StripScore {
     /// slope but the two steepest: an edge turning lighter below on one page
     /// continues as one turning lighter below on the other (the gaps
     /// searched only where the strength is over ``edgeStrength``).
-    static func edgesContinue(_ a: (lighter: [Int64], darker: [Int64]), _ b: (lighter: [Int64], darker: [Int64]),
+    package static func edgesContinue(_ a: (lighter: [Int64], darker: [Int64]), _ b: (lighter: [Int64], darker: [Int64]),
                               lost: Int = 0) -> (share: Int, strength: Int)? {
         continuing([(a.lighter, b.lighter), (a.darker, b.darker)], slopes: { abs($0) < slopes / 2 }, lost: lost,
                    counted: edgeStrength)
@@ -173,5 +175,5 @@ extension StripScore {
     /// The strips' columns two scans may have lost at the spine together:
     /// 12, nearly 1 % of the page's height (each column a 1/1,280 of it,
     /// ``PageEdges/canonicalHeight``).
-    static let lostColumns = 12
+    package static let lostColumns = 12
 }

@@ -1,31 +1,33 @@
+import MihirakiRaster
+import MihirakiCodecs
 import MihirakiCore
 
 /// How a page is cut before it is drawn (SPEC §3b): where a wide page is
 /// split into its two halves, and the box `--crop-borders` keeps of the page
 /// or of each half. Every position is in the page's pixels as decoded at
 /// full size, upright (after EXIF).
-struct PageCut: Hashable, Sendable {
+package struct PageCut: Hashable, Sendable {
     /// Where a wide page is cut.
-    struct Split: Hashable, Sendable {
+    package struct Split: Hashable, Sendable {
         /// The first column of the right half: the left half is columns `0..<x`.
-        var x: Int
+        package var x: Int
         /// How sure the finder is of the fold, in thousandths.
-        var confidence: Int
+        package var confidence: Int
         /// What decided `x`: the mark found, or the middle.
-        var reason: String
+        package var reason: String
     }
 
     /// The split, or nil for a page left whole.
-    var split: Split?
+    package var split: Split?
     /// The box drawn of the whole page (no split), or of halves `a` and `b`, in that order.
-    var kept: [PixelRect]
+    package var kept: [PixelRect]
     /// Whether `kept` is a box `--crop-borders` chose (else each part is drawn whole).
-    var cropped: Bool
+    package var cropped: Bool
     /// What `plan --explain` should say about a page left whole or uncropped.
-    var notes: [String] = []
+    package var notes: [String] = []
 
     /// The box a leaf draws: the whole page's, or its half's.
-    func box(for leaf: Leaf) -> PixelRect? {
+    package func box(for leaf: Leaf) -> PixelRect? {
         switch leaf {
         case .page: return split == nil ? kept.first : nil
         case .half(_, let half): return split == nil ? nil : kept[half == .a ? 0 : 1]
@@ -34,7 +36,7 @@ struct PageCut: Hashable, Sendable {
     }
 
     /// The smallest side `--split-wide` cuts to and `--crop-borders` crops.
-    static let smallestSide = 16
+    package static let smallestSide = 16
 
     /// The cut of a `width×height` page.
     ///
@@ -44,7 +46,7 @@ struct PageCut: Hashable, Sendable {
     ///   - cropLimit: `--crop-limit` in percent, or nil without `--crop-borders`.
     ///   - sample: the page decoded for measuring (nil with nothing to measure:
     ///     `center` without cropping); positions found in it are scaled to full size.
-    static func make(width: Int, height: Int, split mode: SplitWideMode?, direction: ReadingDirection,
+    package static func make(width: Int, height: Int, split mode: SplitWideMode?, direction: ReadingDirection,
                      cropLimit: Int?, sample: PixelBuffer?) -> PageCut {
         var notes: [String] = []
         var split: Split?
@@ -97,7 +99,7 @@ struct PageCut: Hashable, Sendable {
     }
 
     /// `value` in a side `from` long, scaled to a side `to` long, rounded to the nearest pixel.
-    static func scale(_ value: Int, _ from: Int, _ to: Int) -> Int {
+    package static func scale(_ value: Int, _ from: Int, _ to: Int) -> Int {
         from == to ? value : (value * to * 2 + from) / (2 * max(from, 1))
     }
 }
@@ -105,7 +107,7 @@ struct PageCut: Hashable, Sendable {
 extension PixelRect {
     /// This rectangle, in an image `from` big, scaled to one `to` big (each edge
     /// rounded on its own, at least one pixel wide and high).
-    func scaled(from: (width: Int, height: Int), to: (width: Int, height: Int)) -> PixelRect {
+    package func scaled(from: (width: Int, height: Int), to: (width: Int, height: Int)) -> PixelRect {
         let x0 = PageCut.scale(x, from.width, to.width), x1 = PageCut.scale(x + width, from.width, to.width)
         let y0 = PageCut.scale(y, from.height, to.height), y1 = PageCut.scale(y + height, from.height, to.height)
         let left = min(x0, to.width - 1), top = min(y0, to.height - 1)

@@ -1,3 +1,6 @@
+import MihirakiRaster
+import MihirakiCore
+import MihirakiCodecs
 /// How well two facing edges continue one artwork: the normalised
 /// cross-correlation of their vertical gradients, block by block.
 ///
@@ -28,38 +31,38 @@
 ///
 /// Scalar on purpose: a few thousand multiplications per pair. The sums run
 /// in a fixed order, so the score is the same on every run.
-enum SeamScore {
-    static let blocks = 12
-    static let maxShift = 6
+package enum SeamScore {
+    package static let blocks = 12
+    package static let maxShift = 6
     /// The coarse scale's half-width, in bands; its blocks shift by at most this much.
-    static let coarseRadius = 4
-    static let minimumBlocks = 3
+    package static let coarseRadius = 4
+    package static let minimumBlocks = 3
     /// With `together`: the most a scan's scale and skew move the line of shifts between the middle of the height
     /// and either end, in bands (a 0.5 % scale difference moves the ends 1.3 bands; two scans, twice that).
-    static let togetherTilt = 3
+    package static let togetherTilt = 3
     /// With `together`: how far a block's shift may stray from the line, in bands.
-    static let togetherSlack = 1
+    package static let togetherSlack = 1
     /// With `together`: what the score gets back, in thousandths, for the chances to match it no longer has: what
     /// luma's fine score of the median photo split of the seeds the measures were chosen on loses held together
     /// (docs/pairing.md, "Blocks held together").
-    static let togetherCredit = 60
+    package static let togetherCredit = 60
     /// Half-width of the box that smooths the gradient.
-    static let smoothing = 1
+    package static let smoothing = 1
     /// Mean squared gradient (in (1/16 level)² units) below which a block is flat:
     /// an RMS step of about 1.5 gray levels per band.
-    static let flatEnergy: Int64 = 576
+    package static let flatEnergy: Int64 = 576
     /// How far (in 1/16 levels, 24 gray levels) a coarse profile must stray
     /// from its straight line for its ``Edge/shaped`` to hold.
-    static let shapeSpan: Int64 = 16 * 24
+    package static let shapeSpan: Int64 = 16 * 24
 
     /// A gradient as ``score(_:_:maxShift:)`` reads it: as it is, to tell a
     /// flat block, and compressed to `sign(g) × √(256 |g|)` (exact integer
     /// square roots), to correlate.
-    struct Detail: Sendable {
-        var gradient: [Int32]
-        var compressed: [Int32]
+    package struct Detail: Sendable {
+        package var gradient: [Int32]
+        package var compressed: [Int32]
 
-        init(_ gradient: [Int32]) {
+        package init(_ gradient: [Int32]) {
             self.gradient = gradient
             compressed = gradient.map { g in
                 let root = Int32(squareRoot(256 * Int64(g.magnitude)))
@@ -69,7 +72,7 @@ enum SeamScore {
     }
 
     /// ⌊√x⌋, exact for every x ≥ 0 this file passes (under 2⁵²).
-    static func squareRoot(_ x: Int64) -> Int64 {
+    package static func squareRoot(_ x: Int64) -> Int64 {
         var root = Int64(Double(x).squareRoot())
         while root * root > x { root -= 1 }
         while (root + 1) * (root + 1) <= x { root += 1 }
@@ -78,7 +81,7 @@ enum SeamScore {
 
     /// The vertical gradient of a profile, smoothed: `p[y+step] − p[y−step]`,
     /// then a box of `2 × smoothing + 1` bands.
-    static func gradient(_ profile: [Int32], step: Int = 2) -> [Int32] {
+    package static func gradient(_ profile: [Int32], step: Int = 2) -> [Int32] {
         let n = profile.count
         guard n > 2 * step + 2 else { return [] }
         var raw = [Int32](repeating: 0, count: n)
@@ -97,17 +100,17 @@ enum SeamScore {
     /// fine scale and at the coarse scale (``coarse(_:)``, gradient at a step
     /// of ``coarseRadius``), and the ``ranks(_:)`` of its coarse profile for
     /// ``levels(_:_:)``, and whether that profile has a shape of its own.
-    struct Edge: Sendable {
-        var fine: Detail
-        var coarse: Detail
-        var ranks: [Int32]
+    package struct Edge: Sendable {
+        package var fine: Detail
+        package var coarse: Detail
+        package var ranks: [Int32]
         /// Whether the coarse profile strays from its least-squares straight
         /// line by ``shapeSpan`` or more (``shaped(_:)``): a band, a stripe's
         /// rise and fall, a line across white paper. A flat edge, or a plain
         /// ramp (a gradient fill, a slow change of a scanner's lamp), has none.
-        var shaped: Bool
+        package var shaped: Bool
 
-        init(_ profile: [Int32]) {
+        package init(_ profile: [Int32]) {
             let smoothed = SeamScore.coarse(profile)
             fine = Detail(gradient(profile))
             coarse = Detail(gradient(smoothed, step: coarseRadius))
@@ -121,7 +124,7 @@ enum SeamScore {
     /// are), strays from its least-squares straight line by at least
     /// ``shapeSpan`` between its highest and lowest residual. Exact: the
     /// line is kept in integers scaled by the bands' spread of positions.
-    static func shaped(_ coarse: [Int32]) -> Bool {
+    package static func shaped(_ coarse: [Int32]) -> Bool {
         let end = 2 * coarseRadius
         guard coarse.count > 2 * end + 2 else { return false }
         let range = end..<(coarse.count - end)
@@ -149,7 +152,7 @@ enum SeamScore {
     /// height, over which screentone's dots and lines and the moiré of their
     /// rescanning average out, and a line that crosses the spine steeply
     /// lands within reach on both sides).
-    static func coarse(_ profile: [Int32]) -> [Int32] {
+    package static func coarse(_ profile: [Int32]) -> [Int32] {
         boxMean(boxMean(profile, coarseRadius), coarseRadius)
     }
 
@@ -159,7 +162,7 @@ enum SeamScore {
     /// the tones along the edge, which gain, offset and gamma keep and the
     /// moiré of screentone does not move, each band weighing the same
     /// whether it lies on a panel border or inside a panel.
-    static func ranks(_ profile: [Int32]) -> [Int32] {
+    package static func ranks(_ profile: [Int32]) -> [Int32] {
         let order = profile.indices.sorted { (profile[$0], $0) < (profile[$1], $1) }
         var ranks = [Int32](repeating: 0, count: profile.count)
         var start = 0
@@ -192,7 +195,7 @@ enum SeamScore {
     /// are taken out: their correlation over the whole height (zero mean),
     /// at the best shift, in thousandths; nil for a flat profile. The
     /// detector passes the ``ranks(_:)`` of the profiles at the coarse scale.
-    static func levels(_ a: [Int32], _ b: [Int32]) -> Int? {
+    package static func levels(_ a: [Int32], _ b: [Int32]) -> Int? {
         let n = min(a.count, b.count)
         guard n > 4 * maxShift else { return nil }
         let range = maxShift..<(n - maxShift)
@@ -205,7 +208,7 @@ enum SeamScore {
     /// ``gradient(_:step:)`` at either scale of an ``Edge``, blocks shifted by up to `maxShift` bands,
     /// each on its own or, with `together`, along one line), in thousandths (−1000…1000), or nil when
     /// too little of either edge is drawn.
-    static func score(_ a: Detail, _ b: Detail, maxShift: Int = maxShift, together: Bool = false) -> Int? {
+    package static func score(_ a: Detail, _ b: Detail, maxShift: Int = maxShift, together: Bool = false) -> Int? {
         let n = min(a.gradient.count, b.gradient.count)
         guard n > 2 * maxShift + blocks else { return nil }
         let margin = maxShift + 3
@@ -251,7 +254,7 @@ enum SeamScore {
     }
 
     /// a / b rounded to the nearest integer, halves away from zero (b > 0).
-    static func roundedQuotient(_ a: Int, _ b: Int) -> Int {
+    package static func roundedQuotient(_ a: Int, _ b: Int) -> Int {
         a >= 0 ? (2 * a + b) / (2 * b) : -((-2 * a + b) / (2 * b))
     }
 

@@ -1,3 +1,5 @@
+import MihirakiRaster
+import MihirakiCore
 import MihirakiCodecs
 
 /// ``StripScore``: tones out of (or in) proportion across the spine, and a strip's tone range.
@@ -26,7 +28,7 @@ extension StripScore {
     /// edges are compared at their best shift of up to that many bands, as
     /// two scans' shifts put them; a page's own columns are not shifted.
     /// Integer arithmetic: the same on every machine.
-    static func outOfProportion(_ a: [Int32], _ b: [Int32], maxShift: Int = 0) -> Int? {
+    package static func outOfProportion(_ a: [Int32], _ b: [Int32], maxShift: Int = 0) -> Int? {
         let profile = proportionProfile
         let (edgeA, edgeB) = (profile(a, 0), profile(b, 0))
         guard let across = (-maxShift...maxShift).compactMap({ proportionSpread(edgeA, edgeB, shift: $0) }).min()
@@ -48,7 +50,7 @@ extension StripScore {
     /// the pages show, so keeping it is evidence only where neither edge's
     /// range is under ``flatRange``
     /// (``adjustment(ink:lines:borders:edges:proportion:toneRange:)``).
-    static func toneRange(_ strip: [Int32]) -> Int? {
+    package static func toneRange(_ strip: [Int32]) -> Int? {
         let edge = proportionProfile(strip, 0), trim = 12
         let median = edge[trim..<(bands - trim)].sorted()[(bands - 2 * trim) / 2]
         return proportionSpread(edge, [Int32](repeating: median, count: bands))
@@ -66,41 +68,41 @@ extension StripScore {
     /// 16,386 pairs judged that are not one artwork, against 3,107 of the
     /// 5,078 splits judged: docs/pairing.md, "Tones in order and in
     /// proportion").
-    static func inOrderAndProportion(levels: Int, proportion: Int?, toneRange: Int?) -> Int {
+    package static func inOrderAndProportion(levels: Int, proportion: Int?, toneRange: Int?) -> Int {
         guard let proportion, proportion <= proportionAlike, toneRange.map({ $0 >= flatRange }) ?? true else { return 0 }
         return max(0, levels - inOrder)
     }
 
     /// The levels (thousandths) over which tones in proportion run in one
     /// order (``inOrderAndProportion(levels:proportion:toneRange:)``).
-    static let inOrder = 900
+    package static let inOrder = 900
 
     /// The ``toneRange(_:)`` (thousandths) under which an edge is flat and
     /// keeping one proportion with it says nothing. Chosen on the tuned
     /// seeds (docs/pairing.md, "Flat edges keep any proportion"): their
     /// pairs of white pages that are not one artwork stray 0–1 thousandths.
-    static let flatRange = 2
+    package static let flatRange = 2
 
     /// How far out of proportion (thousandths) two edges may be before the
     /// seam is lowered: the 95th to 99th percentile of the splits of the
     /// labelled sets (docs/pairing.md).
-    static let proportionKnee = 15
+    package static let proportionKnee = 15
     /// How close to one proportion (thousandths) two edges' tones must be
     /// for the seam to be raised (``adjustment(ink:lines:borders:edges:proportion:toneRange:)``).
-    static let proportionAlike = 6
+    package static let proportionAlike = 6
     /// Columns the edges' 6 are compared with on their own page.
-    static let proportionColumns = [12, 18]
+    package static let proportionColumns = [12, 18]
     /// The most two colour pages' facing edges are shifted against each other, in bands, when their
     /// proportion is read (``outOfProportion(_:_:maxShift:)``): two scans shifted by up to 4 pixels each are up
     /// to 8 apart, about 4 bands on a page 1,100 rows high. Gray pages are compared unshifted: there a shift lets
     /// rescanned screentone's moiré line up on pages that are not one artwork (docs/pairing.md,
     /// "Tones in proportion at a shift").
-    static let proportionShift = 4
-    static let proportionWidth = 6
+    package static let proportionShift = 4
+    package static let proportionWidth = 6
 
     /// The ``proportionWidth`` columns of a strip from `column` on, summed
     /// band by band, at the coarse scale.
-    static func proportionProfile(_ strip: [Int32], _ column: Int) -> [Int32] {
+    package static func proportionProfile(_ strip: [Int32], _ column: Int) -> [Int32] {
         SeamScore.coarse((0..<bands).map { y in
             (column..<(column + proportionWidth)).reduce(Int32(0)) { $0 + strip[y * depth + $1] }
         })
@@ -109,7 +111,7 @@ extension StripScore {
     /// The weighed mean distance of two profiles' relative difference from
     /// its weighed median (``outOfProportion(_:_:maxShift:)``), in thousandths: band y of
     /// `a` against band y + `shift` of `b`, both within the bands kept.
-    static func proportionSpread(_ a: [Int32], _ b: [Int32], shift: Int = 0) -> Int? {
+    package static func proportionSpread(_ a: [Int32], _ b: [Int32], shift: Int = 0) -> Int? {
         let floor = Int64(10 * 16 * proportionWidth), trim = 12
         var entries: [(ratio: Int64, weight: Int64)] = []
         let (first, end) = (max(trim, trim - shift), min(bands - trim, bands - trim - shift))

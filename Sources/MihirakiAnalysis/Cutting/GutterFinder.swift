@@ -1,3 +1,5 @@
+import MihirakiCore
+import MihirakiCodecs
 import MihirakiRaster
 
 /// Finds the fold of a wide page (SPEC §3b, `--split-wide auto`) within the
@@ -12,30 +14,30 @@ import MihirakiRaster
 /// the bands' positions lie on a slanted line, and the fold is where that
 /// line crosses the middle row. Where nothing marks it, the fold is the
 /// exact middle. Integer profiles; the same on every machine.
-enum GutterFinder {
+package enum GutterFinder {
     /// What was found, in the sample's pixels.
-    struct Fold: Equatable {
+    package struct Fold: Equatable {
         /// The first column of the right half.
-        var x: Int
+        package var x: Int
         /// Thousandths: the share of bands that agree on a mark, 500 for the middle.
-        var confidence: Int
+        package var confidence: Int
         /// `gutter shadow`, `paper tone`, or `middle`.
-        var reason: String
+        package var reason: String
     }
 
-    static let bands = 16
+    package static let bands = 16
     /// Bands that must show a mark for it to count (of ``bands``).
-    static let agreement = 12
+    package static let agreement = 12
     /// The least depth of a shadow's valley, in 1/16 levels.
-    static let shadowDepth = 4 * 16
+    package static let shadowDepth = 4 * 16
     /// The least step in paper tone, in 1/16 levels.
-    static let toneStep = 4 * 16
+    package static let toneStep = 4 * 16
     /// How many times its profile's roughness a valley must be deep: on a
     /// page of noise every band has valleys ``shadowDepth`` deep anywhere,
     /// and twelve of them line up by chance; a shadow is deep for its paper.
-    static let shadowOverRoughness = 4
+    package static let shadowOverRoughness = 4
 
-    static func find(in image: PixelBuffer) -> Fold {
+    package static func find(in image: PixelBuffer) -> Fold {
         let width = image.width, height = image.height
         let middle = Fold(x: width / 2, confidence: 500, reason: "middle")
         guard width >= 64, height >= bands * 2 else { return middle }
@@ -176,15 +178,15 @@ enum GutterFinder {
     /// The paper's level in each band of rows: per column, the 75th
     /// percentile of its gray levels, in 1/16 levels. Ink lowers a column's
     /// mean but not this; a shadow or a change of paper lowers both.
-    struct Profiles {
-        let columns: Range<Int>
+    package struct Profiles {
+        package let columns: Range<Int>
         /// `paper[b][i]`: band `b`'s level at column `columns.lowerBound + i`.
-        var paper: [[Int]]
+        package var paper: [[Int]]
 
         /// Rows read per band at most: enough for a percentile, and a tall page costs no more.
-        static let rowsPerBand = 48
+        package static let rowsPerBand = 48
 
-        init(_ image: PixelBuffer, columns: Range<Int>, bands: Int) {
+        package init(_ image: PixelBuffer, columns: Range<Int>, bands: Int) {
             self.columns = columns
             width = image.width
             let count = columns.count, channels = image.channels, rowBytes = image.rowBytes
@@ -220,14 +222,14 @@ enum GutterFinder {
             self.paper = paper
         }
 
-        func index(_ x: Int) -> Int { x - columns.lowerBound }
+        package func index(_ x: Int) -> Int { x - columns.lowerBound }
 
         /// The page's width.
-        let width: Int
+        package let width: Int
 
         /// `profile` with every dip narrower than `2·radius + 1` columns filled:
         /// the largest value within `radius`, then the smallest of those.
-        func closed(_ profile: [Int], radius: Int) -> [Int] {
+        package func closed(_ profile: [Int], radius: Int) -> [Int] {
             func slide(_ values: [Int], _ pick: (Int, Int) -> Int) -> [Int] {
                 (0..<values.count).map { i in
                     values[max(0, i - radius)..<min(values.count, i + radius + 1)].reduce(values[i], pick)
@@ -239,14 +241,14 @@ enum GutterFinder {
         /// How much `profile` moves from one column to the next, typically:
         /// the median of its neighbours' differences. A page's paper and a
         /// smooth shadow move by a level or less; noise, by tens.
-        func roughness(_ profile: [Int]) -> Int {
+        package func roughness(_ profile: [Int]) -> Int {
             guard profile.count > 1 else { return 0 }
             let steps = (1..<profile.count).map { abs(profile[$0] - profile[$0 - 1]) }.sorted()
             return steps[steps.count / 2]
         }
 
         /// A box mean of `profile` of `2·radius + 1` columns (fewer at the ends).
-        func smoothed(_ profile: [Int], radius: Int) -> [Int] {
+        package func smoothed(_ profile: [Int], radius: Int) -> [Int] {
             var prefix = [0]
             for value in profile { prefix.append(prefix.last! + value) }
             return (0..<profile.count).map { i in
@@ -257,7 +259,7 @@ enum GutterFinder {
 
         /// Whether `profile` is flat on both sides of `x` (beyond the few
         /// columns JPEG rings over): within 6 levels on each side.
-        func isFlat(_ profile: [Int], around x: Int, radius: Int) -> Bool {
+        package func isFlat(_ profile: [Int], around x: Int, radius: Int) -> Bool {
             let sides = [(x - 2 * radius)..<(x - 3), (x + 3)..<(x + 2 * radius)]
             return sides.allSatisfy { side in
                 let inside = side.clamped(to: columns)

@@ -1,3 +1,5 @@
+import MihirakiRaster
+import MihirakiCore
 import MihirakiCodecs
 
 /// ``StripScore``: lines and area edges along slopes, and the share that continues across the
@@ -7,7 +9,7 @@ extension StripScore {
     /// slope by slope, bands contiguous; slope index 12 flat), in 1/4096 of
     /// the white summed over the 24 columns and ten steps: band y of the
     /// edge meets column k at y + step·k/10 bands, clamped to the strip.
-    static func response(_ strip: Strip, fan: Fan = .lines) -> [Int64] {
+    package static func response(_ strip: Strip, fan: Fan = .lines) -> [Int64] {
         let slopes = fan.count
         let dark = strip.dark
         var response = [Int64](repeating: 0, count: slopes * bands)
@@ -53,13 +55,13 @@ extension StripScore {
 
     /// The most a band's darkness is held to (``Strip/dark``): 24 columns of ten steps at this stay
     /// within 32 bits, and levels of 0–255 never come near it.
-    static let darkLimit: Int64 = 8_000_000
+    package static let darkLimit: Int64 = 8_000_000
 
     /// What stands out of `values` (``slopes`` × ``bands``, slope by slope)
     /// at each height and slope: its value less the strongest 4 to 10 bands
     /// above or below it (clamped to the strip) and a floor of 0.04 of the
     /// white, never under 0; laid out band by band (``bands`` × ``slopes``).
-    static func standingOut(_ values: [Int64], fan: Fan = .lines) -> [Int64] {
+    package static func standingOut(_ values: [Int64], fan: Fan = .lines) -> [Int64] {
         let slopes = fan.count
         let floor = unit * Int64(depth) * 10 * 4 / 100
         var out = [Int64](repeating: 0, count: bands * slopes)
@@ -88,7 +90,7 @@ extension StripScore {
     /// The best of seven rows `stride` apart, from each row that has six
     /// more after it (rows i…i+6 at index i), through the best of two and of
     /// four: three comparisons a value rather than six.
-    static func bestOfSeven(_ values: [Int64], stride: Int) -> [Int64] {
+    package static func bestOfSeven(_ values: [Int64], stride: Int) -> [Int64] {
         var two = [Int64](repeating: 0, count: values.count - stride)
         var four = [Int64](repeating: 0, count: values.count - 3 * stride)
         var seven = [Int64](repeating: 0, count: values.count - 6 * stride)
@@ -115,9 +117,9 @@ extension StripScore {
     /// the 24 columns and ten steps): the strip's darkness along each slope
     /// (``response(_:)``), less the strongest response 4 to 10 bands above or
     /// below it and a floor of 0.04 of the white, never under 0.
-    static func lines(_ strip: Strip) -> [Int64] { lines(response: response(strip)) }
+    package static func lines(_ strip: Strip) -> [Int64] { lines(response: response(strip)) }
 
-    static func lines(response: [Int64]) -> [Int64] { standingOut(response) }
+    package static func lines(response: [Int64]) -> [Int64] { standingOut(response) }
 
     /// Edge strength by height and slope, as ``lines(_:)`` measures lines:
     /// where the strip turns lighter below a height along a slope (the
@@ -125,7 +127,7 @@ extension StripScore {
     /// then where it turns darker, each less the strongest of the same kind
     /// 4 to 10 bands away and the floor. The boundary of a region, not only
     /// a drawn line: a sky meeting a roof, a tone patch's side, a stripe.
-    static func edges(response: [Int64]) -> (lighter: [Int64], darker: [Int64]) {
+    package static func edges(response: [Int64]) -> (lighter: [Int64], darker: [Int64]) {
         var lighter = [Int64](repeating: 0, count: response.count), darker = lighter
         for s in 0..<slopes {
             let row = s * bands
@@ -139,5 +141,5 @@ extension StripScore {
     }
 
     /// How far above and below a height ``edges(response:)`` compares, in bands.
-    static let edgeStep = 2
+    package static let edgeStep = 2
 }

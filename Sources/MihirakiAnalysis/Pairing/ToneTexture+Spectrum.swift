@@ -1,3 +1,6 @@
+import MihirakiRaster
+import MihirakiCore
+import MihirakiCodecs
 import Foundation
 
 /// ``ToneTexture``: a window's power spectrum, by a direct transform with twiddles rounded so
@@ -6,7 +9,7 @@ extension ToneTexture {
     /// A window's normalised power spectrum at the frequencies kept, each
     /// frequency summed over its 3 × 3 neighbourhood; nil where the window
     /// is not toned. `windowed` is ``block(_:isRightEdge:index:)``'s.
-    static func spectrum(_ windowed: [Double]) -> [Double]? {
+    package static func spectrum(_ windowed: [Double]) -> [Double]? {
         let (h, w) = (window, columns)
         let table = Tables.shared
         // Rows first, for the non-negative column frequencies (the input is real), then columns.
@@ -66,7 +69,7 @@ extension ToneTexture {
     /// differences between neighbours (across and down), as a share of the
     /// most: a tone spreads its detail over the window, a line or a border
     /// crossing it does not. The same for a window and its mirror image.
-    static func evenness(_ strip: Strip, index: Int) -> Double {
+    package static func evenness(_ strip: Strip, index: Int) -> Double {
         let w = columns, (hh, hw) = (window / 2, columns / 2)
         return strip.levels.withUnsafeBufferPointer { levels in
             let rows = levels.baseAddress! + index * step * w
@@ -87,21 +90,21 @@ extension ToneTexture {
     }
 
     /// The transform's fixed tables.
-    struct Tables: Sendable {
+    package struct Tables: Sendable {
         /// cos and sin of 2π·k·n/N, at k·N + n: for the rows' transform (N the window's width, k to N/2) and
         /// the columns' (N its height).
-        var rowCos: [Double], rowSin: [Double], columnCos: [Double], columnSin: [Double]
-        var hannRows: [Double], hannColumns: [Double]
+        package var rowCos: [Double], rowSin: [Double], columnCos: [Double], columnSin: [Double]
+        package var hannRows: [Double], hannColumns: [Double]
         /// The mean of the squared two-dimensional Hann window.
-        var hannPower: Double
+        package var hannPower: Double
         /// Frequencies kept (at least ``lowest`` cycles, scaled to a window 32 wide), by row and column frequency.
-        var high: [Bool]
+        package var high: [Bool]
         /// Column frequencies along the horizontal axis (within 1.5 cycles, scaled to 32).
-        var flat: [Bool]
+        package var flat: [Bool]
 
-        static let shared = Tables()
+        package static let shared = Tables()
 
-        init() {
+        package init() {
             let (h, w) = (ToneTexture.window, ToneTexture.columns)
             // Rounded to 1/65,536, so every machine's tables are the same.
             func rounded(_ v: Double) -> Double { (v * 65536).rounded() / 65536 }

@@ -1,3 +1,5 @@
+import MihirakiRaster
+import MihirakiCore
 import MihirakiCodecs
 
 /// ``StripScore``: what the strips' measures add to or take from a seam's confidence, and their
@@ -27,7 +29,7 @@ extension StripScore {
     /// pairs that are not one artwork over a confidence of 0.4; photo 79 %
     /// against 37 %), unless the lesser of the facing edges' ``toneRange(_:)``
     /// (`toneRange`) is under ``flatRange``: flat edges keep any proportion.
-    static func adjustment(ink: Int, lines: Int?, borders: Int? = nil, edges: Int? = nil, proportion: Int? = nil,
+    package static func adjustment(ink: Int, lines: Int?, borders: Int? = nil, edges: Int? = nil, proportion: Int? = nil,
                            toneRange: Int? = nil, colour: Bool = false) -> Int {
         let inProportion = toneRange.map { $0 >= flatRange } ?? true
         let linesKnee = colour ? colourLinesKnee : 400
@@ -45,7 +47,7 @@ extension StripScore {
     /// lines where the gray splits continue 0.59–0.68. A tenth of the
     /// colour splits are under 0.1, and 85 % of the colour pairs that are
     /// not one artwork (docs/pairing.md, "Lines in colour").
-    static let colourLinesKnee = 100
+    package static let colourLinesKnee = 100
 
     /// How much of a seam's shortfall against its rivals counts, in
     /// thousandths: all of it, less a tenth for each hundredth of its lines
@@ -54,7 +56,7 @@ extension StripScore {
     /// slope and height are evidence none of them was measured on, and no
     /// pair of the labelled sets that is not one artwork has 0.35 of them
     /// (docs/pairing.md).
-    static func rivalsCount(lines: Int?) -> Int {
+    package static func rivalsCount(lines: Int?) -> Int {
         1000 - min(1000, 10 * max(0, (lines ?? 0) - 400))
     }
 
@@ -62,12 +64,12 @@ extension StripScore {
     /// shortfall: the halves of one artwork's panels carry their borders
     /// across the spine, so where half of the borders' strength or more
     /// meets nothing on the other page, the pages are likelier two.
-    static let bordersKnee = 500
+    package static let bordersKnee = 500
 
     /// The line strength (in units of the white) over which a seam's lines count.
-    static let lineStrength = 20
+    package static let lineStrength = 20
     /// The flat lines' strength (in units of the white) over which a seam's borders count.
-    static let borderStrength = 10
+    package static let borderStrength = 10
     /// The edges' strength (in units of the white) over which a seam's edges count.
-    static let edgeStrength = 10
+    package static let edgeStrength = 10
 }

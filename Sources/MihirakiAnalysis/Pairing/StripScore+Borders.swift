@@ -1,3 +1,5 @@
+import MihirakiRaster
+import MihirakiCore
 import MihirakiCodecs
 
 /// ``StripScore``: runs of paper meeting solid flat lines, and how far apart the borders both
@@ -6,16 +8,16 @@ extension StripScore {
     /// Where a run of paper across a strip meets a solid flat line
     /// (``flatEdges(_:)``): whether the line is below the paper, and the
     /// height at which the columns turn from paper to ink, in 1/256 band.
-    struct FlatEdge: Equatable {
-        var inkBelow: Bool
-        var at: Int64
+    package struct FlatEdge: Equatable {
+        package var inkBelow: Bool
+        package var at: Int64
     }
 
     /// Darkness (in ``unit``s of a column's white) under which a band is paper in every column, over which a
     /// column has turned to ink, and over which the band past an edge is a solid line.
-    static let paperDark: Int64 = 737, halfDark: Int64 = 2048, solidDark: Int64 = 2458
+    package static let paperDark: Int64 = 737, halfDark: Int64 = 2048, solidDark: Int64 = 2458
     /// The bands of paper a run needs for its ends to count, and how far past a run's end the columns must turn.
-    static let paperRun = 3, edgeSearch = 6
+    package static let paperRun = 3, edgeSearch = 6
 
     /// The flat edges of a strip's paper: the ends of every run of at least
     /// ``paperRun`` bands where all 24 columns are paper (a gutter between
@@ -25,7 +27,7 @@ extension StripScore {
     /// (root mean square), with the band past it a solid line (over 0.6 of
     /// the white in 20 columns of the 24). Each column's height is where its
     /// darkness crosses half its white, between bands; the edge's is their mean.
-    static func flatEdges(_ strip: Strip) -> [FlatEdge] {
+    package static func flatEdges(_ strip: Strip) -> [FlatEdge] {
         let dark = strip.dark
         func at(_ y: Int, _ k: Int) -> Int64 { Int64(dark[k * bands + y]) }
         let paper = (0..<bands).map { y in (0..<depth).allSatisfy { at(y, $0) < paperDark } }
@@ -75,16 +77,16 @@ extension StripScore {
 
     /// The most two matched flat edges' heights may differ by, in bands: two scans' shifts of up to 4 pixels each
     /// and a layout's borders drawn a little apart.
-    static let bordersReach = 5
+    package static let bordersReach = 5
     /// The most one matched pair counts for in ``bordersApart(_:_:)``, in bands.
-    static let bordersMismatch: Int64 = 1
+    package static let bordersMismatch: Int64 = 1
 
     /// What a seam loses where its borders fall apart (``bordersApart(_:_:)``): ``bordersApartWeight``
     /// thousandths for each thousandth over ``bordersApartKnee``.
-    static func bordersApartPenalty(_ apart: Int?) -> Int {
+    package static func bordersApartPenalty(_ apart: Int?) -> Int {
         apart.map { max(0, $0 - bordersApartKnee) * bordersApartWeight / 1000 } ?? 0
     }
-    static let bordersApartKnee = 200, bordersApartWeight = 1000
+    package static let bordersApartKnee = 200, bordersApartWeight = 1000
 
     /// How far the flat edges two facing strips share fall from one shift,
     /// in thousandths of a band: each of page a's ``flatEdges(_:)`` matched
@@ -95,7 +97,7 @@ extension StripScore {
     /// spine every gutter's edges differ by one shift; two pages of one
     /// layout draw each border on its own, a pixel or two apart
     /// (docs/pairing.md, "Borders held together").
-    static func bordersApart(_ a: Strip, _ b: Strip) -> Int? {
+    package static func bordersApart(_ a: Strip, _ b: Strip) -> Int? {
         let (edgesA, edgesB) = (flatEdges(a), flatEdges(b))
         var used = [Bool](repeating: false, count: edgesB.count), differences: [Int64] = []
         for edge in edgesA {

@@ -1,3 +1,5 @@
+import MihirakiRaster
+import MihirakiCore
 import MihirakiCodecs
 
 /// ``PageEdges``: a scan's fill: the white a straightening rotation leaves along an edge from a
@@ -11,7 +13,7 @@ extension PageEdges {
     /// Where the rows from the top or the bottom of the page start with
     /// columns lighter than the page past them (``fill(_:stored:depth:)``),
     /// the row's luma is the `depth` columns past those, from the strips.
-    static func withoutFill(_ sums: PageDecoder.EdgeRows) -> PageDecoder.EdgeRows {
+    package static func withoutFill(_ sums: PageDecoder.EdgeRows) -> PageDecoder.EdgeRows {
         guard sums.strips.count == 2 else { return sums }
         var out = sums
         for side in 0..<2 {
@@ -39,7 +41,7 @@ extension PageEdges {
     /// that ends wider than half of `depth` (3 columns on a page 1,200
     /// rows high), or that spans less than a 1/20 of the height is a band
     /// of the artwork, not a scan's fill.
-    static func fill(_ strip: [Int32], stored: Int, depth: Int) -> [(row: Int, width: Int)] {
+    package static func fill(_ strip: [Int32], stored: Int, depth: Int) -> [(row: Int, width: Int)] {
         let height = stored == 0 ? 0 : strip.count / stored
         guard stored >= 3 * depth else { return [] }
         /// The columns to skip in row y, or nil where the row is paper.

@@ -1,3 +1,4 @@
+import MihirakiCodecs
 import MihirakiCore
 import MihirakiRaster
 
@@ -14,34 +15,34 @@ import MihirakiRaster
 /// art, however wide. Up to two lines of an edge's JPEG ringing or blur go
 /// with the border, so the two halves of an artwork meet row for row.
 /// Integer arithmetic on the decoded samples: the same on every machine.
-enum BorderFinder {
+package enum BorderFinder {
     /// How far, in levels of 255 on any colour channel, a border pixel may
     /// be from its line's colour. Chosen with `scripts/bench-split` (docs/split-and-crop.md).
-    static let tolerance = 24
+    package static let tolerance = 24
     /// How far a border line's colour may be from the outermost line's: a
     /// border is flat across its width; art that fades in is not.
-    static let drift = 8
+    package static let drift = 8
     /// The share of a line, in thousandths, that must differ where a border
     /// ends (at the line that stops it or the next two): the page's edge.
-    static let edgePerMille = 100
+    package static let edgePerMille = 100
     /// How far apart a border's colour channels may be: more is a coloured edge, art.
-    static let neutral = 30
+    package static let neutral = 30
     /// The share of a line, in thousandths, that may differ and the line still be border.
-    static let specksPerMille = 5
+    package static let specksPerMille = 5
     /// Strokes that reach the art's edge (speed lines, hatching on paper of
     /// the border's own colour) mark it too, though they cross too little
     /// of the line to be a clear edge: at least this many separate runs of
     /// differing pixels start at the line that stops the border ...
-    static let strokesAtEdge = 3
+    package static let strokesAtEdge = 3
     /// ... and go on inwards, each seen again within two pixels of where it
     /// was in the line before (a slanted stroke moves along), in every one
     /// of this many lines after it. Detail that only starts to show (a few
     /// birds in a sky) or fades in does not go on so.
-    static let strokeLength = 12
+    package static let strokeLength = 12
 
     /// The border's width on each side of `region` (in `image`'s pixels),
     /// at most `limitX` on the left and right and `limitY` at the top and bottom.
-    static func borders(in image: PixelBuffer, region: PixelRect, limitX: Int, limitY: Int)
+    package static func borders(in image: PixelBuffer, region: PixelRect, limitX: Int, limitY: Int)
         -> (left: Int, top: Int, right: Int, bottom: Int) {
         let limitX = min(limitX, region.width / 2), limitY = min(limitY, region.height / 2)
         var b = (left: 0, top: 0, right: 0, bottom: 0)

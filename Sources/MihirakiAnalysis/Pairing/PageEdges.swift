@@ -1,3 +1,5 @@
+import MihirakiRaster
+import MihirakiCore
 import MihirakiCodecs
 
 /// A page's two side edges as the split detector compares them: for each of
@@ -15,65 +17,65 @@ import MihirakiCodecs
 /// decode that draws it when `render` reads them; other pages' from their
 /// rows. Integer arithmetic throughout, so the profile is the same on any
 /// machine and with any number of jobs.
-struct PageEdges: Sendable, Equatable {
+package struct PageEdges: Sendable, Equatable {
     /// Bands from top to bottom.
-    static let rows = 512
+    package static let rows = 512
     /// The height the strips are measured as: a column of the strips is a
     /// 1/1,280 of the page's height wide (one column on a page 1,280 rows
     /// high, two and a half on one 3,200 rows high).
-    static let canonicalHeight = 1280
+    package static let canonicalHeight = 1280
 
     /// One channel's two edge profiles, `rows` values each.
-    struct Channel: Sendable, Equatable {
+    package struct Channel: Sendable, Equatable {
         /// Next to the left edge.
-        var left: [Int32]
+        package var left: [Int32]
         /// Next to the right edge.
-        var right: [Int32]
+        package var right: [Int32]
 
         /// The edge a page shows its successor in reading order (the right
         /// one left to right) and the one it shows its predecessor.
-        func facing(_ direction: ReadingDirection) -> (outgoing: [Int32], incoming: [Int32]) {
+        package func facing(_ direction: ReadingDirection) -> (outgoing: [Int32], incoming: [Int32]) {
             direction == .ltr ? (right, left) : (left, right)
         }
     }
 
     /// Luma (BT.601), then for a colour page Cb and Cr.
-    var channels: [Channel]
+    package var channels: [Channel]
 
     /// Whether the page is in colour: it has Cb and Cr beside luma.
-    var inColour: Bool { channels.count == 3 }
+    package var inColour: Bool { channels.count == 3 }
 
     /// Luma's ``StripScore/depth`` columns next to each edge one by one, each
     /// 1/``canonicalHeight`` of the page's height wide, for ``StripScore``:
     /// ``rows`` × that many band means in 1/16 levels, row by row, column 0
     /// at the edge; nil on a page narrower than twice the strip.
-    var strips: Channel?
+    package var strips: Channel?
 
     /// A gray page's luma next to each edge at full resolution for
     /// ``ToneTexture``; nil on a colour page and where ``strips`` is.
-    var tones: ToneTexture.Sides?
+    package var tones: ToneTexture.Sides?
 
     /// The columns averaged next to each edge of a page `height` rows high:
     /// a 1/200 of its height, rounded (6 on a page 1,200 rows high, 15 on one
     /// 3,000 rows high), at least one.
-    static func depth(height: Int) -> Int {
+    package static func depth(height: Int) -> Int {
         max(1, (height + 100) / 200)
     }
 
     /// The full-resolution columns next to each edge that make a page's
     /// strips: ``StripScore/depth`` columns a 1/``canonicalHeight`` of its
     /// height wide, rounded up.
-    static func stripDepth(height: Int) -> Int {
+    package static func stripDepth(height: Int) -> Int {
         (StripScore.depth * height + canonicalHeight - 1) / canonicalHeight
     }
 
     /// What a decode is asked for to give a page's edges.
-    static func request() -> PageDecoder.EdgeRequest {
+    package static func request() -> PageDecoder.EdgeRequest {
         PageDecoder.EdgeRequest(depth: depth(height:), stripDepth: stripDepth(height:))
     }
 
     /// Whether a page of this size is too small to judge (the detector then abstains on it).
-    static func abstains(width: Int, height: Int) -> Bool {
+    package static func abstains(width: Int, height: Int) -> Bool {
         height < rows / 4 || width < 4 * depth(height: height)
     }
 
@@ -82,7 +84,7 @@ struct PageEdges: Sendable, Equatable {
     /// split went through the same scanner, and the splits found do not
     /// depend on `--color-manage`.
     /// - Throws: `CodecError` when the page cannot be decoded: detection never hides a bad page.
-    static func read(_ bytes: [UInt8], maxPixels: Int) throws -> PageEdges? {
+    package static func read(_ bytes: [UInt8], maxPixels: Int) throws -> PageEdges? {
         let request = request()
         return try PageDecoder.withRows(bytes, maxPixels: maxPixels, colorManage: false, edges: request) { width, height, channels, nextRow in
             guard !abstains(width: width, height: height) else { return nil }
@@ -121,13 +123,13 @@ struct PageEdges: Sendable, Equatable {
 
     /// The edges from a page's row sums (``PageDecoder/EdgeRows``), or nil
     /// when the page is too small to judge.
-    init?(_ sums: PageDecoder.EdgeRows, width: Int) {
+    package init?(_ sums: PageDecoder.EdgeRows, width: Int) {
         guard !Self.abstains(width: width, height: sums.left.count) else { return nil }
         self.init(sums)
     }
 
     /// Edges given profile by profile, each ``rows`` bands in 1/16 levels.
-    init(channels: [Channel]) {
+    package init(channels: [Channel]) {
         self.channels = channels
     }
 
@@ -156,17 +158,17 @@ struct PageEdges: Sendable, Equatable {
 
     /// How much lighter than the page past it (1/256 levels) a column at
     /// the edge must be to be a scan's fill.
-    static let fillStep: Int32 = 16 * 256
+    package static let fillStep: Int32 = 16 * 256
     /// Luma at least this light (1/256 levels) is paper: rows white across
     /// the strip are passed over when looking for the fill.
-    static let paperLevel: Int32 = 232 * 256
+    package static let paperLevel: Int32 = 232 * 256
 
     /// A strip's full-resolution columns (each ``rows`` band means, column 0
     /// at the edge) as ``StripScore/depth`` columns each a
     /// 1/``canonicalHeight`` of the page's `height` wide, row by row: each
     /// the mean of the columns it covers, weighed by how much of each it
     /// covers (``coverage(count:span:unit:limit:)``), rounded to nearest.
-    static func stripColumns(_ columns: [[Int32]], height: Int) -> [Int32] {
+    package static func stripColumns(_ columns: [[Int32]], height: Int) -> [Int32] {
         let depth = StripScore.depth, span = Int64(height)
         let weights = coverage(count: depth, span: height, unit: canonicalHeight, limit: columns.count)
         var out = [Int32](repeating: 0, count: rows * depth)
@@ -184,7 +186,7 @@ struct PageEdges: Sendable, Equatable {
     /// spans [k·span, (k+1)·span) and element x [x·unit, (x+1)·unit); each
     /// part's elements and how much of each it covers (summing to `span`
     /// where the elements reach).
-    static func coverage(count: Int, span: Int, unit: Int, limit: Int) -> [[(index: Int, weight: Int64)]] {
+    package static func coverage(count: Int, span: Int, unit: Int, limit: Int) -> [[(index: Int, weight: Int64)]] {
         let (span, unit) = (Int64(span), Int64(unit))
         return (0..<count).map { k in
             let (from, to) = (Int64(k) * span, Int64(k + 1) * span)

@@ -1,3 +1,6 @@
+import MihirakiRaster
+import MihirakiCore
+import MihirakiCodecs
 import Foundation
 
 /// Whether the screentones two gray pages carry at their facing edges are
@@ -31,34 +34,34 @@ import Foundation
 /// Measured as Python replays first (docs/pairing.md, "Tones unlike"). The
 /// transform is a direct one with twiddles rounded to 1/65,536, in doubles
 /// summed in a fixed order, so the answer is the same on any machine.
-enum ToneTexture {
+package enum ToneTexture {
     /// Rows of a page's texture strip, as if it were ``PageEdges/canonicalHeight`` rows high.
-    static let rows = PageEdges.canonicalHeight
+    package static let rows = PageEdges.canonicalHeight
     /// A window's height, in rows of the strip.
-    static let window = 32
+    package static let window = 32
     /// Rows between windows.
-    static let step = 16
+    package static let step = 16
     /// Columns of a window: the whole strip.
-    static let columns = StripScore.depth
-    static let evenness = 0.3
-    static let tonePower = 20_000.0
-    static let flatShare = 0.7
+    package static let columns = StripScore.depth
+    package static let evenness = 0.3
+    package static let tonePower = 20_000.0
+    package static let flatShare = 0.7
     /// Cycles a window (scaled to a window 32 columns wide) under which a frequency is shading, not tone.
-    static let lowest = 3.0
-    static let alike = 0.5
+    package static let lowest = 3.0
+    package static let alike = 0.5
 
     /// A page's texture strip, `rows` × `columns` levels row by row, column 0 at the edge.
-    struct Strip: Sendable, Equatable {
-        var levels: [UInt8]
+    package struct Strip: Sendable, Equatable {
+        package var levels: [UInt8]
     }
 
     /// A gray page's two strips.
-    struct Sides: Sendable, Equatable {
-        var left: Strip
-        var right: Strip
+    package struct Sides: Sendable, Equatable {
+        package var left: Strip
+        package var right: Strip
 
         /// The edge a page shows its successor in reading order and the one it shows its predecessor.
-        func facing(_ direction: ReadingDirection) -> (outgoing: Strip, incoming: Strip) {
+        package func facing(_ direction: ReadingDirection) -> (outgoing: Strip, incoming: Strip) {
             direction == .ltr ? (right, left) : (left, right)
         }
     }
@@ -66,7 +69,7 @@ enum ToneTexture {
     /// A side's strip from its full-resolution columns: `strip` holds
     /// `height` rows of `stored` values (1/256 levels), column 0 at the edge,
     /// each row's first columns covering the strip's width.
-    static func strip(_ strip: [Int32], stored: Int, height: Int) -> Strip {
+    package static func strip(_ strip: [Int32], stored: Int, height: Int) -> Strip {
         let rowWeights = PageEdges.coverage(count: rows, span: height, unit: rows, limit: height)
         let columnWeights = PageEdges.coverage(count: columns, span: height, unit: PageEdges.canonicalHeight, limit: stored)
         let total = Int64(height) * Int64(height) * 256
@@ -99,16 +102,16 @@ enum ToneTexture {
     /// both pages) whose best match on the other page is under ``alike``,
     /// in thousandths, and how many toned windows had a toned window on the
     /// other page to be held against.
-    struct Unlike: Hashable, Sendable {
-        var share: Int
-        var windows: Int
+    package struct Unlike: Hashable, Sendable {
+        package var share: Int
+        package var windows: Int
     }
 
     /// The two facing strips compared; `outgoingIsRight` says whether the
     /// first page's strip is its right edge (left to right), which decides
     /// how each strip's columns lie in the picture. Nil where neither page
     /// has a toned window facing a toned window.
-    static func unlike(_ outgoing: Strip, _ incoming: Strip, outgoingIsRight: Bool) -> Unlike? {
+    package static func unlike(_ outgoing: Strip, _ incoming: Strip, outgoingIsRight: Bool) -> Unlike? {
         let a = Windows(outgoing, isRightEdge: outgoingIsRight), b = Windows(incoming, isRightEdge: !outgoingIsRight)
         var windows = 0, unlike = 0
         for (mine, theirs) in [(a, b), (b, a)] {
@@ -138,7 +141,7 @@ enum ToneTexture {
     /// falls short of 0.05, as a share of 0.05 (up to +0.05). Each in full
     /// from its windows held (8 to lower, 16 to raise) and in proportion to
     /// fewer.
-    static func adjustment(_ unlike: Unlike) -> Int {
+    package static func adjustment(_ unlike: Unlike) -> Int {
         -3 * max(0, unlike.share - 300) * min(8, unlike.windows) / 80
             + max(0, 50 - unlike.share) * min(16, unlike.windows) / 16
     }
@@ -146,15 +149,15 @@ enum ToneTexture {
     /// The windows down one strip: each window's samples as
     /// ``block(_:isRightEdge:index:)`` gives them (nil where it cannot be
     /// toned), and its spectrum (``spectrum(_:)``) once asked for.
-    final class Windows {
-        let blocks: [[Double]?]
+    package final class Windows {
+        package let blocks: [[Double]?]
         private var spectra: [Int: [Double]?] = [:]
 
-        init(_ strip: Strip, isRightEdge: Bool) {
+        package init(_ strip: Strip, isRightEdge: Bool) {
             blocks = (0..<((rows - window) / step + 1)).map { ToneTexture.block(strip, isRightEdge: isRightEdge, index: $0) }
         }
 
-        func spectrum(_ index: Int) -> [Double]? {
+        package func spectrum(_ index: Int) -> [Double]? {
             if let known = spectra[index] { return known }
             let result = blocks[index].flatMap(ToneTexture.spectrum)
             spectra[index] = result
@@ -167,7 +170,7 @@ enum ToneTexture {
     /// where its detail is not spread over its quarters (``evenness(_:index:)``)
     /// or its whole energy is under ``tonePower``: its spectrum, h·w times
     /// that energy (Parseval's theorem), holds no more at the frequencies kept.
-    static func block(_ strip: Strip, isRightEdge: Bool, index: Int) -> [Double]? {
+    package static func block(_ strip: Strip, isRightEdge: Bool, index: Int) -> [Double]? {
         let (h, w) = (window, columns)
         guard evenness(strip, index: index) >= evenness else { return nil }
         var block = [Double](repeating: 0, count: h * w)

@@ -1,3 +1,5 @@
+import MihirakiRaster
+import MihirakiCore
 import MihirakiCodecs
 
 /// Measures of two facing edges from their strips (``PageEdges/strips``:
@@ -41,49 +43,49 @@ import MihirakiCodecs
 ///   each page's own columns further in fall out of it.
 ///
 /// Integer arithmetic in a fixed order: the same on every machine.
-enum StripScore {
+package enum StripScore {
     /// Columns a strip has next to its edge (``PageEdges/strips``).
-    static let depth = 24
-    static let bands = PageEdges.rows
+    package static let depth = 24
+    package static let bands = PageEdges.rows
     /// Shifts (bands) a band of ink must hold at, and line heights may differ by.
-    static let reach = 4
-    static let lineReach = 3
+    package static let reach = 4
+    package static let lineReach = 3
     /// Slopes in tenths of a band a column, −12…12.
-    static let slopes = Fan.lines.count
+    package static let slopes = Fan.lines.count
     /// Darkness as a share of a column's white, in 1/4096.
-    static let unit: Int64 = 4096
+    package static let unit: Int64 = 4096
 
     /// The slopes a strip's lines are followed along: steps of a tenth of a
     /// band a column from −`reach` to `reach` (the fan's own, not
     /// ``StripScore/reach``; index `reach` flat), of which those whose size
     /// is in `computed` are measured and the rest left at 0.
-    struct Fan: Sendable {
-        var reach: Int
-        var computed: ClosedRange<Int>
-        var count: Int { 2 * reach + 1 }
+    package struct Fan: Sendable {
+        package var reach: Int
+        package var computed: ClosedRange<Int>
+        package var count: Int { 2 * reach + 1 }
 
         /// Lines, borders and edges: up to 1.2 bands a column (68° from
         /// the horizontal on any page, a band 2.5 of the strip's columns).
-        static let lines = Fan(reach: 12, computed: 0...12)
+        package static let lines = Fan(reach: 12, computed: 0...12)
         /// Steep lines (``steepLinesContinue(_:_:lost:)``): 1.1 to 2.9
         /// bands a column, 70° to 82° from the horizontal, the speed lines
         /// that cross the spine nearly along it.
-        static let steep = Fan(reach: 30, computed: 11...29)
+        package static let steep = Fan(reach: 30, computed: 11...29)
     }
 
     /// A strip as both measures read it: each column's white (its 98th
     /// percentile over the bands) and the strip's levels under it, row by
     /// row, in 1/16 levels.
-    struct Strip {
-        var white: [Int32]
-        var below: [Int32]
+    package struct Strip {
+        package var white: [Int32]
+        package var below: [Int32]
         /// Darkness as ``response(_:fan:)`` sums it: `below` as a share of its column's white (in
         /// ``unit``s), column by column, each column's bands contiguous; once for both fans. Within
         /// ±4080 × 4096 / 16 for levels of 0–255 (a white of at least 16), so a slope's sum of ten
         /// steps over the 24 columns stays within 32 bits; held to ``darkLimit`` whatever the levels.
-        var dark: [Int32]
+        package var dark: [Int32]
 
-        init(_ strip: [Int32]) {
+        package init(_ strip: [Int32]) {
             let count = strip.count / depth
             // The 98th percentile is the `top`-th largest value: kept as the least of the `top` largest so far.
             let top = count - (count - 1) * 98 / 100
@@ -115,7 +117,7 @@ enum StripScore {
     /// ink, 40 levels or more under its columns' white over the 12 columns
     /// next to the edge and over columns 6 to 11 alone, at every shift of up
     /// to ``reach`` bands; counted both ways, over twice the bands.
-    static func paperAgainstInk(_ a: Strip, _ b: Strip) -> Int {
+    package static func paperAgainstInk(_ a: Strip, _ b: Strip) -> Int {
         let tolerance: Int32 = 14 * 16, ink: Int64 = 40 * 16
         let sides = [a.below, b.below]
         // Plain loops: the tests' unoptimised build runs these on every seam of every book they pair.

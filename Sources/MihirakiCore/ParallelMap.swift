@@ -4,8 +4,8 @@ import Synchronization
 
 /// Runs `count` independent jobs on `jobs` threads and returns their results
 /// in order, whatever order they finish in.
-enum ParallelMap {
-    static func run<T: Sendable>(_ count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+package enum ParallelMap {
+    package static func run<T: Sendable>(_ count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
         let slots = Slots<T>(count: count)
         let group = DispatchGroup()
         for _ in 0..<max(1, min(jobs, count)) {

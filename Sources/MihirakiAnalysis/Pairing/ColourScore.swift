@@ -1,3 +1,6 @@
+import MihirakiRaster
+import MihirakiCore
+import MihirakiCodecs
 /// Whether two facing edges of colour pages show the same colours band by
 /// band (``apart(_:_:)``): the two halves of one artwork do, whatever the
 /// scan did to each half's brightness.
@@ -11,23 +14,23 @@
 /// pages are near gray a hue is noise and the band says nothing.
 ///
 /// Integer arithmetic in a fixed order: the same on every machine.
-enum ColourScore {
+package enum ColourScore {
     /// Shifts (bands) the two edges are compared at; the least distance counts.
-    static let reach = 4
+    package static let reach = 4
     /// The chroma a band needs on both pages for its hue to count, in 1/16 levels (6 levels).
-    static let saturated: Int64 = 6 * 16
+    package static let saturated: Int64 = 6 * 16
     /// A band where one page has this much chroma (18 levels) and the other
     /// under a quarter of it is one colour facing gray: apart entirely.
-    static let vivid: Int64 = 18 * 16
+    package static let vivid: Int64 = 18 * 16
     /// Where a seam's distance starts to lower its strength, in thousandths.
-    static let knee = 120
+    package static let knee = 120
 
     /// One edge's chroma: Cb and Cr profiles (``PageEdges/Channel``, 1/16
     /// levels, 128 at gray), at the coarse scale.
-    struct Edge {
-        var cb: [Int32], cr: [Int32]
+    package struct Edge {
+        package var cb: [Int32], cr: [Int32]
 
-        init(cb: [Int32], cr: [Int32]) {
+        package init(cb: [Int32], cr: [Int32]) {
             self.cb = SeamScore.coarse(cb).map { $0 - 128 * 16 }
             self.cr = SeamScore.coarse(cr).map { $0 - 128 * 16 }
         }
@@ -41,7 +44,7 @@ enum ColourScore {
     /// both are ``saturated``, half of one less the cosine of the angle
     /// between the two chroma vectors (0 for one hue, 1 for opposite hues);
     /// 0 elsewhere.
-    static func apart(_ a: Edge, _ b: Edge) -> Int {
+    package static func apart(_ a: Edge, _ b: Edge) -> Int {
         let n = min(a.cb.count, b.cb.count)
         var least = Int.max
         for shift in -reach...reach {
@@ -72,7 +75,7 @@ enum ColourScore {
     /// What the colours take from a seam's strength, in thousandths: twice
     /// their distance over ``knee``. The halves of one artwork stay under
     /// it (0.08 at most on the labelled sets' colour splits).
-    static func penalty(_ apart: Int) -> Int {
+    package static func penalty(_ apart: Int) -> Int {
         2 * max(0, apart - knee)
     }
 }

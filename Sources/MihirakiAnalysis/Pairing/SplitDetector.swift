@@ -1,3 +1,5 @@
+import MihirakiRaster
+import MihirakiCodecs
 import MihirakiCore
 
 /// Finds splits in a book from its pages' edges: a pure function of the
@@ -46,26 +48,26 @@ import MihirakiCore
 /// artwork's, its confidence is 0. Detail at the other pages' edges can
 /// lower their levels a little even where they share the shape (0.08 on a
 /// vignette with marks beside it), hence four times ``requiredMargin``.
-enum SplitDetector {
+package enum SplitDetector {
     /// The default of `--pairing-threshold`, in thousandths.
-    static let defaultThreshold = 700
-    static let requiredMargin = 50
+    package static let defaultThreshold = 700
+    package static let requiredMargin = 50
     /// What a seam judged on its levels alone must beat every alternative's levels by.
-    static let aloneMargin = 200
-    static let window = 12
+    package static let aloneMargin = 200
+    package static let window = 12
     /// What a chroma channel's measures lose when that channel alone makes the seam's strongest reading
     /// (luma's, or the mean over the channels, weaker): the best of several readings of pages that are not one
     /// artwork is higher than any one of them. Where brightness barely changes along the spine (a hue turning
     /// at one luminance, a dark picture whose detail is in its colour) a channel of its own carries what the
     /// mean with luma dilutes (docs/pairing.md, "A colour on its own").
-    static let channelAlone = 20
+    package static let channelAlone = 20
     /// The share of the flat lines at the spine (``StripScore/bordersContinue(_:_:)``, in thousandths)
     /// from which a seam's score is the mean of its two scales rather than the better. Where nearly
     /// all of them continue, both pages' panel rows meet at the same heights, which one layout gives
     /// as surely as one artwork; at the coarse scale each border is a bump that matches whatever lies
     /// between, while the fine scale asks that the detail between the borders continue too. Such a
     /// seam is held to both (docs/pairing.md, "Borders that all continue").
-    static let sharedBorders = 900
+    package static let sharedBorders = 900
 
     /// Every seam of a book that could be judged, in reading order, with its
     /// confidence, and `isSplit` set on those taken.
@@ -74,13 +76,13 @@ enum SplitDetector {
     ///   - threshold: the confidence a split needs, in thousandths.
     ///   - jobs: seams whose strips are measured at once; the result does not depend on it.
     ///   - eligible: whether page `n` may be part of a split (not wide, not solo).
-    static func detect(_ edges: [PageEdges?], direction: ReadingDirection, threshold: Int = defaultThreshold,
+    package static func detect(_ edges: [PageEdges?], direction: ReadingDirection, threshold: Int = defaultThreshold,
                        jobs: Int = 1, eligible: (Int) -> Bool) -> [Seam] {
         let count = edges.count
         /// One channel of a page as the detector reads it: the edge it shows its
         /// successor and the one it shows its predecessor.
         struct Facing {
-            var outgoing: SeamScore.Edge, incoming: SeamScore.Edge
+            package var outgoing: SeamScore.Edge, incoming: SeamScore.Edge
         }
         let facing: [[Facing]?] = edges.map { page in
             page.map { $0.channels.map { channel in
@@ -214,7 +216,7 @@ enum SplitDetector {
 
     /// What the strips of two consecutive pages say (``StripScore``): nil
     /// unless both pages have strips.
-    static func strips(_ a: PageEdges?, _ b: PageEdges?, direction: ReadingDirection) -> Seam.Strips? {
+    package static func strips(_ a: PageEdges?, _ b: PageEdges?, direction: ReadingDirection) -> Seam.Strips? {
         guard let pageA = a, let pageB = b, let a = pageA.strips, let b = pageB.strips else { return nil }
         // Two colour pages' tones are compared at their best shift (``StripScore/proportionShift``).
         let colour = pageA.inColour && pageB.inColour
@@ -240,7 +242,7 @@ enum SplitDetector {
     }
 
     /// ``ToneTexture/unlike(_:_:outgoingIsRight:)`` of two pages' facing edges, where both are gray.
-    static func tones(_ a: PageEdges, _ b: PageEdges, direction: ReadingDirection) -> ToneTexture.Unlike? {
+    package static func tones(_ a: PageEdges, _ b: PageEdges, direction: ReadingDirection) -> ToneTexture.Unlike? {
         guard let a = a.tones, let b = b.tones else { return nil }
         return ToneTexture.unlike(a.facing(direction).outgoing, b.facing(direction).incoming, outgoingIsRight: direction == .ltr)
     }
