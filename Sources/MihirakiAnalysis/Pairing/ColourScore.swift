@@ -15,15 +15,6 @@ import MihirakiCodecs
 ///
 /// Integer arithmetic in a fixed order: the same on every machine.
 package enum ColourScore {
-    /// Shifts (bands) the two edges are compared at; the least distance counts.
-    package static let reach = 4
-    /// The chroma a band needs on both pages for its hue to count, in 1/16 levels (6 levels).
-    package static let saturated: Int64 = 6 * 16
-    /// A band where one page has this much chroma (18 levels) and the other
-    /// under a quarter of it is one colour facing gray: apart entirely.
-    package static let vivid: Int64 = 18 * 16
-    /// Where a seam's distance starts to lower its strength, in thousandths.
-    package static let knee = 120
 
     /// One edge's chroma: Cb and Cr profiles (``PageEdges/Channel``, 1/16
     /// levels, 128 at gray), at the coarse scale.

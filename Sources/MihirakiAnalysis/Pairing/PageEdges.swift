@@ -18,12 +18,6 @@ import MihirakiCodecs
 /// rows. Integer arithmetic throughout, so the profile is the same on any
 /// machine and with any number of jobs.
 package struct PageEdges: Sendable, Equatable {
-    /// Bands from top to bottom.
-    package static let rows = 512
-    /// The height the strips are measured as: a column of the strips is a
-    /// 1/1,280 of the page's height wide (one column on a page 1,280 rows
-    /// high, two and a half on one 3,200 rows high).
-    package static let canonicalHeight = 1280
 
     /// One channel's two edge profiles, `rows` values each.
     package struct Channel: Sendable, Equatable {
@@ -156,12 +150,6 @@ package struct PageEdges: Sendable, Equatable {
         }
     }
 
-    /// How much lighter than the page past it (1/256 levels) a column at
-    /// the edge must be to be a scan's fill.
-    package static let fillStep: Int32 = 16 * 256
-    /// Luma at least this light (1/256 levels) is paper: rows white across
-    /// the strip are passed over when looking for the fill.
-    package static let paperLevel: Int32 = 232 * 256
 
     /// A strip's full-resolution columns (each ``rows`` band means, column 0
     /// at the edge) as ``StripScore/depth`` columns each a

@@ -32,28 +32,6 @@ import MihirakiCodecs
 /// Scalar on purpose: a few thousand multiplications per pair. The sums run
 /// in a fixed order, so the score is the same on every run.
 package enum SeamScore {
-    package static let blocks = 12
-    package static let maxShift = 6
-    /// The coarse scale's half-width, in bands; its blocks shift by at most this much.
-    package static let coarseRadius = 4
-    package static let minimumBlocks = 3
-    /// With `together`: the most a scan's scale and skew move the line of shifts between the middle of the height
-    /// and either end, in bands (a 0.5 % scale difference moves the ends 1.3 bands; two scans, twice that).
-    package static let togetherTilt = 3
-    /// With `together`: how far a block's shift may stray from the line, in bands.
-    package static let togetherSlack = 1
-    /// With `together`: what the score gets back, in thousandths, for the chances to match it no longer has: what
-    /// luma's fine score of the median photo split of the seeds the measures were chosen on loses held together
-    /// (docs/pairing.md, "Blocks held together").
-    package static let togetherCredit = 60
-    /// Half-width of the box that smooths the gradient.
-    package static let smoothing = 1
-    /// Mean squared gradient (in (1/16 level)² units) below which a block is flat:
-    /// an RMS step of about 1.5 gray levels per band.
-    package static let flatEnergy: Int64 = 576
-    /// How far (in 1/16 levels, 24 gray levels) a coarse profile must stray
-    /// from its straight line for its ``Edge/shaped`` to hold.
-    package static let shapeSpan: Int64 = 16 * 24
 
     /// A gradient as ``score(_:_:maxShift:)`` reads it: as it is, to tell a
     /// flat block, and compressed to `sign(g) × √(256 |g|)` (exact integer

@@ -49,25 +49,6 @@ import MihirakiCore
 /// lower their levels a little even where they share the shape (0.08 on a
 /// vignette with marks beside it), hence four times ``requiredMargin``.
 package enum SplitDetector {
-    /// The default of `--pairing-threshold`, in thousandths.
-    package static let defaultThreshold = 700
-    package static let requiredMargin = 50
-    /// What a seam judged on its levels alone must beat every alternative's levels by.
-    package static let aloneMargin = 200
-    package static let window = 12
-    /// What a chroma channel's measures lose when that channel alone makes the seam's strongest reading
-    /// (luma's, or the mean over the channels, weaker): the best of several readings of pages that are not one
-    /// artwork is higher than any one of them. Where brightness barely changes along the spine (a hue turning
-    /// at one luminance, a dark picture whose detail is in its colour) a channel of its own carries what the
-    /// mean with luma dilutes (docs/pairing.md, "A colour on its own").
-    package static let channelAlone = 20
-    /// The share of the flat lines at the spine (``StripScore/bordersContinue(_:_:)``, in thousandths)
-    /// from which a seam's score is the mean of its two scales rather than the better. Where nearly
-    /// all of them continue, both pages' panel rows meet at the same heights, which one layout gives
-    /// as surely as one artwork; at the coarse scale each border is a bump that matches whatever lies
-    /// between, while the fine scale asks that the detail between the borders continue too. Such a
-    /// seam is held to both (docs/pairing.md, "Borders that all continue").
-    package static let sharedBorders = 900
 
     /// Every seam of a book that could be judged, in reading order, with its
     /// confidence, and `isSplit` set on those taken.

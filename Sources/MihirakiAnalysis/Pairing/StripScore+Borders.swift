@@ -13,11 +13,6 @@ extension StripScore {
         package var at: Int64
     }
 
-    /// Darkness (in ``unit``s of a column's white) under which a band is paper in every column, over which a
-    /// column has turned to ink, and over which the band past an edge is a solid line.
-    package static let paperDark: Int64 = 737, halfDark: Int64 = 2048, solidDark: Int64 = 2458
-    /// The bands of paper a run needs for its ends to count, and how far past a run's end the columns must turn.
-    package static let paperRun = 3, edgeSearch = 6
 
     /// The flat edges of a strip's paper: the ends of every run of at least
     /// ``paperRun`` bands where all 24 columns are paper (a gutter between
@@ -75,18 +70,12 @@ extension StripScore {
         return edges
     }
 
-    /// The most two matched flat edges' heights may differ by, in bands: two scans' shifts of up to 4 pixels each
-    /// and a layout's borders drawn a little apart.
-    package static let bordersReach = 5
-    /// The most one matched pair counts for in ``bordersApart(_:_:)``, in bands.
-    package static let bordersMismatch: Int64 = 1
 
     /// What a seam loses where its borders fall apart (``bordersApart(_:_:)``): ``bordersApartWeight``
     /// thousandths for each thousandth over ``bordersApartKnee``.
     package static func bordersApartPenalty(_ apart: Int?) -> Int {
         apart.map { max(0, $0 - bordersApartKnee) * bordersApartWeight / 1000 } ?? 0
     }
-    package static let bordersApartKnee = 200, bordersApartWeight = 1000
 
     /// How far the flat edges two facing strips share fall from one shift,
     /// in thousandths of a band: each of page a's ``flatEdges(_:)`` matched

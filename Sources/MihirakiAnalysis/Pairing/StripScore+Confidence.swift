@@ -39,15 +39,6 @@ extension StripScore {
             + (proportion.map { (inProportion ? 10 * max(0, proportionAlike - $0) : 0) - 8 * max(0, $0 - proportionKnee) } ?? 0)
     }
 
-    /// The share of lines that continue under which, where both pages are
-    /// in colour, a seam is lowered (0.3 of the shortfall). The lines a
-    /// photograph or a painting draws at the spine are the soft boundaries
-    /// of its light and texture, which a scan's blur and skew move: the
-    /// labelled sets' colour splits continue a median 0.23–0.29 of their
-    /// lines where the gray splits continue 0.59–0.68. A tenth of the
-    /// colour splits are under 0.1, and 85 % of the colour pairs that are
-    /// not one artwork (docs/pairing.md, "Lines in colour").
-    package static let colourLinesKnee = 100
 
     /// How much of a seam's shortfall against its rivals counts, in
     /// thousandths: all of it, less a tenth for each hundredth of its lines
@@ -60,16 +51,5 @@ extension StripScore {
         1000 - min(1000, 10 * max(0, (lines ?? 0) - 400))
     }
 
-    /// The share of borders that continue under which a seam loses half the
-    /// shortfall: the halves of one artwork's panels carry their borders
-    /// across the spine, so where half of the borders' strength or more
-    /// meets nothing on the other page, the pages are likelier two.
-    package static let bordersKnee = 500
 
-    /// The line strength (in units of the white) over which a seam's lines count.
-    package static let lineStrength = 20
-    /// The flat lines' strength (in units of the white) over which a seam's borders count.
-    package static let borderStrength = 10
-    /// The edges' strength (in units of the white) over which a seam's edges count.
-    package static let edgeStrength = 10
 }

@@ -172,8 +172,4 @@ extension StripScore {
         return (Int(best.matched * 1000 / best.total), Int(strength / (unit * Int64(depth) * 10)))
     }
 
-    /// The strips' columns two scans may have lost at the spine together:
-    /// 12, nearly 1 % of the page's height (each column a 1/1,280 of it,
-    /// ``PageEdges/canonicalHeight``).
-    package static let lostColumns = 12
 }

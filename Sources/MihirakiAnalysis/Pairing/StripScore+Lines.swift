@@ -53,9 +53,6 @@ extension StripScore {
         return (10 - tenths) * column[low] + tenths * column[high]
     }
 
-    /// The most a band's darkness is held to (``Strip/dark``): 24 columns of ten steps at this stay
-    /// within 32 bits, and levels of 0–255 never come near it.
-    package static let darkLimit: Int64 = 8_000_000
 
     /// What stands out of `values` (``slopes`` × ``bands``, slope by slope)
     /// at each height and slope: its value less the strongest 4 to 10 bands
@@ -140,6 +137,4 @@ extension StripScore {
         return (standingOut(lighter), standingOut(darker))
     }
 
-    /// How far above and below a height ``edges(response:)`` compares, in bands.
-    package static let edgeStep = 2
 }

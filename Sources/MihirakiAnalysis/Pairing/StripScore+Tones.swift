@@ -73,32 +73,8 @@ extension StripScore {
         return max(0, levels - inOrder)
     }
 
-    /// The levels (thousandths) over which tones in proportion run in one
-    /// order (``inOrderAndProportion(levels:proportion:toneRange:)``).
-    package static let inOrder = 900
 
-    /// The ``toneRange(_:)`` (thousandths) under which an edge is flat and
-    /// keeping one proportion with it says nothing. Chosen on the tuned
-    /// seeds (docs/pairing.md, "Flat edges keep any proportion"): their
-    /// pairs of white pages that are not one artwork stray 0–1 thousandths.
-    package static let flatRange = 2
 
-    /// How far out of proportion (thousandths) two edges may be before the
-    /// seam is lowered: the 95th to 99th percentile of the splits of the
-    /// labelled sets (docs/pairing.md).
-    package static let proportionKnee = 15
-    /// How close to one proportion (thousandths) two edges' tones must be
-    /// for the seam to be raised (``adjustment(ink:lines:borders:edges:proportion:toneRange:)``).
-    package static let proportionAlike = 6
-    /// Columns the edges' 6 are compared with on their own page.
-    package static let proportionColumns = [12, 18]
-    /// The most two colour pages' facing edges are shifted against each other, in bands, when their
-    /// proportion is read (``outOfProportion(_:_:maxShift:)``): two scans shifted by up to 4 pixels each are up
-    /// to 8 apart, about 4 bands on a page 1,100 rows high. Gray pages are compared unshifted: there a shift lets
-    /// rescanned screentone's moiré line up on pages that are not one artwork (docs/pairing.md,
-    /// "Tones in proportion at a shift").
-    package static let proportionShift = 4
-    package static let proportionWidth = 6
 
     /// The ``proportionWidth`` columns of a strip from `column` on, summed
     /// band by band, at the coarse scale.

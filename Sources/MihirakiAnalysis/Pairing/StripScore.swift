@@ -44,16 +44,9 @@ import MihirakiCodecs
 ///
 /// Integer arithmetic in a fixed order: the same on every machine.
 package enum StripScore {
-    /// Columns a strip has next to its edge (``PageEdges/strips``).
-    package static let depth = 24
     package static let bands = PageEdges.rows
-    /// Shifts (bands) a band of ink must hold at, and line heights may differ by.
-    package static let reach = 4
-    package static let lineReach = 3
     /// Slopes in tenths of a band a column, −12…12.
     package static let slopes = Fan.lines.count
-    /// Darkness as a share of a column's white, in 1/4096.
-    package static let unit: Int64 = 4096
 
     /// The slopes a strip's lines are followed along: steps of a tenth of a
     /// band a column from −`reach` to `reach` (the fan's own, not

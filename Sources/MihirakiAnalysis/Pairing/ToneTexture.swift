@@ -37,18 +37,8 @@ import Foundation
 package enum ToneTexture {
     /// Rows of a page's texture strip, as if it were ``PageEdges/canonicalHeight`` rows high.
     package static let rows = PageEdges.canonicalHeight
-    /// A window's height, in rows of the strip.
-    package static let window = 32
-    /// Rows between windows.
-    package static let step = 16
     /// Columns of a window: the whole strip.
     package static let columns = StripScore.depth
-    package static let evenness = 0.3
-    package static let tonePower = 20_000.0
-    package static let flatShare = 0.7
-    /// Cycles a window (scaled to a window 32 columns wide) under which a frequency is shading, not tone.
-    package static let lowest = 3.0
-    package static let alike = 0.5
 
     /// A page's texture strip, `rows` × `columns` levels row by row, column 0 at the edge.
     package struct Strip: Sendable, Equatable {
