@@ -28,7 +28,7 @@ public func mihiraki_compare_metric(_ expected: UnsafePointer<CChar>?, _ actual:
         }
         options.threshold = threshold.isNaN ? nil : threshold
         let tolerance = shiftTolerance < 0 ? 2 : Int(shiftTolerance)
-        guard (0...16).contains(tolerance) else { throw MihirakiError(.usage, "--shift-tolerance must be from 0 to 16") }
+        try BookComparison.check(shiftTolerance: tolerance)
         options.reportFolder = report.map { FileSystem.path(cString: $0) }
         try options.validate()
         let first = FileSystem.path(cString: expected), second = FileSystem.path(cString: actual)

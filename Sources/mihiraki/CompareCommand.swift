@@ -63,7 +63,7 @@ struct CompareCommand: ParsableCommand {
         options.diffPath = diff
         try reports.apply(to: &options)
         try options.validate()
-        guard (0...16).contains(shiftTolerance) else { throw ValidationError("--shift-tolerance must be from 0 to 16") }
+        try BookComparison.check(shiftTolerance: shiftTolerance)
         let results: [FileComparison]
         if isFolder(expected), isFolder(actual), try compareBooks(options) { return }
         switch (isFolder(expected), isFolder(actual)) {

@@ -81,6 +81,17 @@ package struct BookComparison: Sendable {
 }
 
 extension BookComparison {
+    /// The `--shift-tolerance` values, in pixels: a registration search tries
+    /// (2N + 1)² shifts of each changed page.
+    package static let shiftTolerances = 0...16
+
+    /// Refuses a shift tolerance outside ``shiftTolerances``, as the command line and the C ABI do.
+    package static func check(shiftTolerance: Int) throws {
+        guard shiftTolerances.contains(shiftTolerance) else {
+            throw MihirakiError(.usage, "--shift-tolerance must be from \(shiftTolerances.lowerBound) to \(shiftTolerances.upperBound)")
+        }
+    }
+
     /// Compares two book folders `render` wrote (each with `manifest.json`),
     /// or returns nil when either has no manifest Mihiraki reads.
     /// - Throws: ``MihirakiError`` naming a spread file a manifest lists
