@@ -1,4 +1,5 @@
 import Hummingbird
+import Mihiraki
 
 /// The spread viewer at `/`: pick a book, flip its spreads with the buttons,
 /// the arrow keys or a swipe (which follow the book's reading direction: in a
@@ -14,10 +15,7 @@ enum Viewer {
 
     /// The viewer's page; `opening` is the book it opens when the address names none.
     static func page(opening: String? = nil) -> Response {
-        let escaped = opening.map { id in
-            [("&", "&amp;"), ("\"", "&quot;"), ("<", "&lt;"), (">", "&gt;")].reduce(id) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
-        }
-        let body = escaped.map { "<body data-open=\"\($0)\">" } ?? "<body>"
+        let body = opening.map { "<body data-open=\"\(XMLText.escape($0))\">" } ?? "<body>"
         var response = asset(html.replacingOccurrences(of: "<body>", with: body), type: "text/html; charset=utf-8")
         response.headers[.contentSecurityPolicy] = policy
         return response

@@ -1,7 +1,7 @@
 /// Text made safe for XML and HTML: the five special characters escaped,
 /// characters XML cannot carry dropped.
-enum XMLText {
-    static func escape(_ text: String) -> String {
+package enum XMLText {
+    package static func escape(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
