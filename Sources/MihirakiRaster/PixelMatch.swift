@@ -66,13 +66,16 @@ package enum PixelMatch {
                 let bytesA = rawA.bindMemory(to: UInt8.self), bytesB = rawB.bindMemory(to: UInt8.self)
                 let image1 = Image(pixels: bytesA, words: a, width: width, height: height)
                 let image2 = Image(pixels: bytesB, words: b, width: width, height: height)
-                let equalRow = { (y: Int) in memcmp(rawA.baseAddress! + y * width * 4, rawB.baseAddress! + y * width * 4, width * 4) == 0 }
+                // Each row told equal or not once: the metrics' scores and the loop below read it.
+                let equalRows = (0..<height).map {
+                    memcmp(rawA.baseAddress! + $0 * width * 4, rawB.baseAddress! + $0 * width * 4, width * 4) == 0
+                }
                 var scores = options.metric == .pixelmatch ? nil
                     : MetricScores(metric: options.metric, threshold: options.threshold, expected: rawA, actual: rawB,
-                                   width: width, height: height, differs: { !equalRow($0) })
+                                   width: width, height: height, differs: { !equalRows[$0] })
                 for y in 0..<height {
                     let row = y * width
-                    let rowEqual = equalRow(y)
+                    let rowEqual = equalRows[y]
                     if rowEqual && !makeDiff { continue }
                     if !rowEqual { scores?.start(row: y, width: width, expected: rawA, actual: rawB) }
                     for x in 0..<width {
