@@ -242,10 +242,12 @@ def compare_bench():
     rendered by Mihiraki, and rendered again after six 4x4 dots were painted
     on one page (so the two PNGs come from the same encoder)."""
     from PIL import Image, ImageDraw
-    spreads = os.path.join(WORK, "out", "mihiraki", "comic")
-    expected = os.path.join(spreads, "spread-002.png")
     work = os.path.join(WORK, "compare")
     shutil.rmtree(work, ignore_errors=True)
+    # Both renders made here, so this part needs no other part's output.
+    subprocess.run([MIHIRAKI, "render", os.path.join(WORK, "corpus", "comic"), "-o", os.path.join(work, "expected"),
+                    "--quiet"], check=True)
+    expected = os.path.join(work, "expected", "comic", "spread-002.png")
     shutil.copytree(os.path.join(WORK, "corpus", "comic"), os.path.join(work, "comic"))
     page = os.path.join(work, "comic", "p003.jpg")
     img = Image.open(page)
@@ -259,7 +261,11 @@ def compare_bench():
     cases = [("identical", expected), ("one page changed", near)]
     print("\n| pair (2048x1536 RGB) | mihiraki compare | ImageMagick compare -metric AE | pixelmatch (pip) |")
     print("|---|---|---|---|")
-    for label, actual in cases:
+    for (label, actual), status in zip(cases, (0, 1)):
+        # A comparison that failed would be timed as fast as nothing: each must give its verdict.
+        verdict = subprocess.run([MIHIRAKI, "compare", expected, actual], capture_output=True, text=True)
+        if verdict.returncode != status:
+            raise SystemExit(f"bench: compare of the {label} pair exited {verdict.returncode}: {verdict.stderr.strip()}")
         m = statistics.median([timed([MIHIRAKI, "compare", expected, actual]) for _ in range(5)])
         im = statistics.median([timed(["/usr/bin/compare", "-metric", "AE", expected, actual, "null:"])
                                 for _ in range(3)])
