@@ -14,17 +14,28 @@ import Glibc
 /// A book handle: the book, and the plans made for it so far (by the options' record).
 final class BookHandle: Sendable {
     let book: Book
-    private let plans = Mutex<[String: BookPlan]>([:])
+    private struct Plans {
+        var made: [String: SpreadPlan] = [:]
+        /// The newest plan: its facts hold everything measured of the book so far.
+        var latest: SpreadPlan?
+    }
+    private let plans = Mutex(Plans())
 
     init(_ book: Book) { self.book = book }
 
-    /// The plan for these options, made once per set of options (`jobs`:
-    /// pages read at once when planning reads pixels; the plan is the same).
-    func plan(_ options: LayoutOptions, jobs: Int32 = 1) throws -> BookPlan {
+    /// The plan for these options, made once per set of options from what
+    /// earlier plans measured (`jobs`: pages read at once when planning reads
+    /// pixels; the plan is the same).
+    func plan(_ options: LayoutOptions, jobs: Int32 = 1) throws -> SpreadPlan {
         let key = options.recorded + " format=" + options.encoding.format.rawValue
-        if let known = plans.withLock({ $0[key] }) { return known }
-        let plan = try BookPlan(book: book, options: options, jobs: jobs > 0 ? Int(jobs) : ProcessInfo.processInfo.activeProcessorCount)
-        plans.withLock { $0[key] = plan }
+        let (known, latest) = plans.withLock { ($0.made[key], $0.latest) }
+        if let known { return known }
+        let jobs = jobs > 0 ? Int(jobs) : ProcessInfo.processInfo.activeProcessorCount
+        let plan = try latest?.replanned(with: options, jobs: jobs) ?? SpreadPlan(book: book, options: options, jobs: jobs)
+        plans.withLock {
+            $0.made[key] = plan
+            $0.latest = plan
+        }
         return plan
     }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// An 8-bit image with interleaved samples and tightly packed rows.
 ///
 /// `channels` is 1 (gray), 2 (gray + alpha), 3 (RGB) or 4 (RGBA). Inside a
@@ -36,6 +38,18 @@ public struct PixelBuffer: Hashable, Sendable {
             try body(buffer)
             initialized = count
         }
+    }
+
+    /// Asks the kernel to back `buffer`, not yet written, with 2 MiB pages
+    /// where it can (`MADV_HUGEPAGE`). For a large buffer that is kept while
+    /// others are made, so its memory is fresh, this cuts the page faults
+    /// that fill it 512-fold; the pixels are the same either way.
+    package static func preferringHugePages(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        guard let base = buffer.baseAddress else { return }
+        let huge = 2 << 20, address = Int(bitPattern: base)
+        let start = (address + huge - 1) & ~(huge - 1), end = (address + buffer.count) & ~(huge - 1)
+        guard end > start else { return }
+        _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_HUGEPAGE)
     }
 
     /// Wraps existing samples; `pixels.count` must be `width * height * channels`.

@@ -4,12 +4,12 @@ import MihirakiRequests
 
 /// What the routes serve, without HTTP: the catalog, plans, spreads and
 /// their caches. A spread is the same library call `render` makes
-/// (``BookPlan/spreadFile(at:)``), so the bytes are the CLI's.
+/// (``SpreadPlan/spreadFile(at:)``), so the bytes are the CLI's.
 final class SpreadService: Sendable {
     /// A book opened once per version of its files: its page headers (as a
     /// plan with the server's base options) and its content fingerprint.
     struct OpenedBook: Sendable {
-        var plan: BookPlan
+        var plan: SpreadPlan
         var content: String
     }
 
@@ -20,7 +20,7 @@ final class SpreadService: Sendable {
     struct Planned: Sendable {
         var manifest: String
         var spreadCount: Int
-        var plan: BookPlan?
+        var plan: SpreadPlan?
     }
 
     /// What a spread request gets.
@@ -36,7 +36,7 @@ final class SpreadService: Sendable {
     private let spreads: LRUCache<ExactKey, [UInt8]>
     private let books = LRUCache<ExactKey, OpenedBook>(capacity: 256)
     private let plans = LRUCache<ExactKey, Planned>(capacity: 1024)
-    private let edgePlans = LRUCache<ExactKey, BookPlan>(capacity: 256)
+    private let edgePlans = LRUCache<ExactKey, SpreadPlan>(capacity: 256)
     /// The rendering workers (``ServerOptions/workerProgram``), or nil to render in this process.
     let workers: WorkerPool?
 
@@ -150,7 +150,7 @@ final class SpreadService: Sendable {
     /// The book's base plan with its pages' edges read (`pairing=auto`).
     /// Past the deadline the request is answered 504, but the reading runs
     /// to its end and is kept for the next request.
-    private func withEdges(_ entry: BookCatalog.Entry, _ opened: OpenedBook) async throws -> BookPlan {
+    private func withEdges(_ entry: BookCatalog.Entry, _ opened: OpenedBook) async throws -> SpreadPlan {
         let key = ExactKey("edges\n" + entry.id + "\n" + entry.signature)
         if let plan = edgePlans.value(for: key) { return plan }
         return try await queue.run(key: key, deadline: deadline()) {
@@ -175,7 +175,7 @@ final class SpreadService: Sendable {
         return try await queue.run(key: ExactKey("open\n" + entry.id + "\n" + entry.signature), deadline: deadline()) {
             let opened = try self.answering(entry) {
                 let book = try Book.load(entry.path, confinedTo: root)
-                return OpenedBook(plan: try BookPlan(book: book, options: base), content: try Fingerprint.content(of: book))
+                return OpenedBook(plan: try SpreadPlan(book: book, options: base), content: try Fingerprint.content(of: book))
             }
             self.books.insert(opened, for: key, cost: 1)
             return opened

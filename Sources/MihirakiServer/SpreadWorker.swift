@@ -56,8 +56,8 @@ package enum SpreadWorker {
     /// The worker's books and plans.
     private final class Worker {
         let settings: WorkerPool.Settings
-        private var books: [String: BookPlan] = [:]
-        private var plans: [String: BookPlan] = [:]
+        private var books: [String: SpreadPlan] = [:]
+        private var plans: [String: SpreadPlan] = [:]
 
         init(settings: WorkerPool.Settings) { self.settings = settings }
 
@@ -68,7 +68,7 @@ package enum SpreadWorker {
             let options = try SpreadQuery.options(pairs, format: format, maxPixels: settings.maxPixels)
             let version = request.path + "\n" + request.signature
             let key = version + "\n" + Fingerprint.describe(options)
-            let plan: BookPlan
+            let plan: SpreadPlan
             if let known = plans[key] {
                 plan = known
             } else {
@@ -81,10 +81,10 @@ package enum SpreadWorker {
         }
 
         /// The book's plan with the server's base options, its edges read for automatic pairing.
-        private func base(_ version: String, path: String, auto: Bool) throws -> BookPlan {
+        private func base(_ version: String, path: String, auto: Bool) throws -> SpreadPlan {
             let key = version + (auto ? "\nedges" : "")
             if let plan = books[key] { return plan }
-            let plan: BookPlan
+            let plan: SpreadPlan
             if auto {
                 var options = LayoutOptions()
                 options.maxPixels = settings.maxPixels
@@ -93,7 +93,7 @@ package enum SpreadWorker {
             } else {
                 var options = LayoutOptions()
                 options.maxPixels = settings.maxPixels
-                plan = try BookPlan(book: try Book.load(path, confinedTo: settings.resolvedRoot), options: options)
+                plan = try SpreadPlan(book: try Book.load(path, confinedTo: settings.resolvedRoot), options: options)
             }
             if books.count > 64 { books.removeAll() }
             books[key] = plan

@@ -103,7 +103,7 @@ struct PlanCommand: ParsableCommand {
             if !taken { return (text, []) }
         }
         let loaded = try Book.load(book)
-        let plan = try BookPlan(book: loaded, options: options, jobs: jobs)
+        let plan = try SpreadPlan(book: loaded, options: options, jobs: jobs)
         if explain { text += plan.explanation }
         text += json ? plan.manifest.json : plan.text
         return (text, loaded.warnings.map(\.description))

@@ -119,12 +119,12 @@ struct RenderCommand: ParsableCommand {
         if let jobs = child.jobs { run.jobs = jobs }
         let books = child.books.filter { chosen.indices.contains($0) }
         let paths = books.map { chosen[$0] }
-        let (plans, _, upToDate, indices) = planBooks(paths, options, run: run, into: destination)
-        let planned = indices.map { books[$0] }
-        child.send("P \(upToDate) " + planned.map(String.init).joined(separator: ","))
+        let planning = planBooks(paths, options, run: run, into: destination)
+        let planned = planning.pathIndices.map { books[$0] }
+        child.send("P \(planning.upToDate) " + planned.map(String.init).joined(separator: ","))
         let meter = ProgressMeter(enabled: !quiet && RenderSupervisor.Child.stderrIsTerminal, start: Date())
         let profile = StageProfile.fromEnvironment()
-        _ = try BookRenderer.render(plans, into: destination, options: run, observer: profile,
+        _ = try BookRenderer.render(planning.plans, into: destination, options: run, cache: planning.cache, observer: profile,
                                     progress: meter.update) { [planned] event in
             switch event {
             case .spreadStarted(let book, let spread):
@@ -140,7 +140,7 @@ struct RenderCommand: ParsableCommand {
 
     /// The library's planning of every book, its warnings and failures printed.
     func planBooks(_ paths: [String], _ options: LayoutOptions, run: RunOptions = RunOptions(),
-                   into destination: String? = nil) -> (plans: [BookPlan], failed: Int, upToDate: Int, pathIndices: [Int]) {
+                   into destination: String? = nil) -> BookRenderer.PlannedBooks {
         let planned = BookRenderer.plan(paths, options: options, run: run, skippingUpToDateIn: destination)
         for note in planned.notes {
             switch note {
@@ -148,15 +148,15 @@ struct RenderCommand: ParsableCommand {
             case .failure(let error): printError(error.description)
             }
         }
-        return (planned.plans, planned.failed, planned.upToDate, planned.pathIndices)
+        return planned
     }
 
     /// `--check GOLDEN`: plan changes first, then pixel differences; exit 1 if anything differs.
     func runCheck(golden: String, options: LayoutOptions) throws {
-        let (planned, planFailures, _, _) = planBooks(try ShardFlag.books(books, shard: shard), options)
-        let (plans, refused) = BookRenderer.refusingDuplicateNames(planned)
+        let planning = planBooks(try ShardFlag.books(books, shard: shard), options)
+        let (plans, refused) = BookRenderer.refusingDuplicateNames(planning.plans)
         for error in refused { printError(error.description) }
-        var failed = planFailures + refused.count
+        var failed = planning.failed + refused.count
         var differing = 0, checked = 0
         var options = ImageComparator.Options()
         try reports.apply(to: &options)
@@ -165,7 +165,7 @@ struct RenderCommand: ParsableCommand {
         for plan in plans {
             do {
                 let report = try GoldenCheck.check(plan, goldenRoot: golden, options: options, jobs: jobs,
-                                                   diffRoot: diff)
+                                                   diffRoot: diff, cache: planning.cache)
                 let name = plan.book.outputName
                 // The plan's changes in words when the pages could be compared, then each
                 // spread's line, then each page slot that is not the same.

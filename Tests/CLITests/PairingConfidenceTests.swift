@@ -213,7 +213,7 @@ struct PairingConfidenceTests {
         try FileManager.default.createSymbolicLink(atPath: book + ".json", withDestinationPath: work.path + "/outside.json")
         let served = try Book.load(book, confinedTo: work.path + "/root")
         #expect(served.warnings.contains { $0.description.contains("leaves the served folder") })
-        let servedPlan = try BookPlan(book: served, options: LayoutOptions())
+        let servedPlan = try SpreadPlan(book: served, options: LayoutOptions())
         #expect(servedPlan.manifest.spreads.map { $0.slots.compactMap(\.page) } == plain.spreads.map { $0.slots.compactMap(\.page) })
     }
 }

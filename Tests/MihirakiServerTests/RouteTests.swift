@@ -67,7 +67,7 @@ struct RouteTests {
 
             var options = LayoutOptions()
             try options.set([("size", "x300"), ("direction", "rtl"), ("background", "#102030")])
-            let plan = try BookPlan(book: try Book.load(library.root + "/Series A/vol1"), options: options)
+            let plan = try SpreadPlan(book: try Book.load(library.root + "/Series A/vol1"), options: options)
             let manifest = try await Self.get(client, "/api/books/Series%20A%2Fvol1/manifest?size=x300&direction=rtl&background=%23102030")
             #expect(manifest.status == .ok && String(buffer: manifest.body) == plan.manifest.json)
             for format in SpreadFormat.allCases {
@@ -98,7 +98,7 @@ struct RouteTests {
         }) { library, client in
             var options = LayoutOptions()
             try options.set([("size", "x200"), ("split-wide", "auto"), ("crop-borders", "1"), ("crop-limit", "5")])
-            let plan = try BookPlan(book: try Book.load(library.root + "/wide"), options: options)
+            let plan = try SpreadPlan(book: try Book.load(library.root + "/wide"), options: options)
             #expect(plan.text.contains("[2a|2b]"))
             let query = "?size=x200&split-wide=auto&crop-borders=1&crop-limit=5"
             let manifest = try await Self.get(client, "/api/books/wide/manifest" + query)
@@ -126,7 +126,7 @@ struct RouteTests {
             for (id, spread) in [("fixed-rtl.epub", 2), ("vector.pdf", 1), ("declared.pdf", 1)] {
                 var options = LayoutOptions()
                 try options.set([("size", "x200")])
-                let plan = try BookPlan(book: try Book.load(library.root + "/" + id), options: options)
+                let plan = try SpreadPlan(book: try Book.load(library.root + "/" + id), options: options)
                 let answer = try await Self.get(client, "/api/books/\(id)/spreads/\(spread).png?size=x200")
                 #expect(answer.status == .ok, "\(id)")
                 #expect(Array(buffer: answer.body) == (try plan.spreadFile(at: spread - 1)), "\(id)")

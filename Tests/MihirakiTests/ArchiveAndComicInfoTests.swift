@@ -23,7 +23,7 @@ struct ArchiveAndComicInfoTests {
         #expect(book.name == "vol01.cbz" && book.outputName == "vol01")
         #expect(book.images.map(\.source) == ["ch1/p1.png", "ch1/p2.png", "ch1/p10.png", "ch2/p1.jpg"])
         #expect(try book.read(book.images[0]) == page)
-        let plan = try BookPlan(book: book, options: LayoutOptions())
+        let plan = try SpreadPlan(book: book, options: LayoutOptions())
         #expect(plan.text == "[x|1]\n[2|3]\n[4|x]\n")
         #expect(plan.manifest.json.contains("\"book\": \"vol01.cbz\""))
         #expect(plan.manifest.json.contains("\"source\": \"ch2/p1.jpg\""))
@@ -67,12 +67,12 @@ struct ArchiveAndComicInfoTests {
             defer { folder.remove() }
             try folder.writeArchive("b.cbz", [("ComicInfo.xml", comicInfoXML(manga: value)), ("1.png", page), ("2.png", page)])
             let book = try Book.load(folder.path + "/b.cbz")
-            let plan = try BookPlan(book: book, options: LayoutOptions())
+            let plan = try SpreadPlan(book: book, options: LayoutOptions())
             #expect(plan.direction == expected)
             #expect(plan.decisions.directionOrigin == (value.hasPrefix("Yes") && value != "Yes" || value == "No" ? .comicInfo : .default))
             var forced = LayoutOptions()
             forced.direction = .ltr
-            let flagged = try BookPlan(book: book, options: forced)
+            let flagged = try SpreadPlan(book: book, options: forced)
             #expect(flagged.direction == .ltr && flagged.decisions.directionOrigin == .flag)
         }
     }
@@ -85,7 +85,7 @@ struct ArchiveAndComicInfoTests {
         try folder.write("book/ComicInfo.xml", comicInfoXML(manga: "YesAndRightToLeft", pages: [
             "Image=\"0\" Type=\"FrontCover\"", "Image=\"2\" Type=\"Story Deleted\"", "Image=\"4\" DoublePage=\"true\"",
         ]))
-        let plan = try BookPlan(book: try Book.load(folder.path + "/book"), options: LayoutOptions())
+        let plan = try SpreadPlan(book: try Book.load(folder.path + "/book"), options: LayoutOptions())
         // Images p1…p6; p3 deleted → pages 1…5 = p1 p2 p4 p5 p6; p5 (page 4) wide.
         #expect(plan.pages.map(\.source) == ["p1.png", "p2.png", "p4.png", "p5.png", "p6.png"])
         #expect(plan.text == "[1|x]\n[3|2]\n[4W]\n[x|5]\n")
@@ -107,7 +107,7 @@ struct ArchiveAndComicInfoTests {
         let warning = try #require(book.warnings.first)
         #expect(book.warnings.count == 1)
         #expect(warning.description.hasPrefix(folder.path + "/book/ComicInfo.xml: ignored: malformed XML"))
-        #expect(try BookPlan(book: book, options: LayoutOptions()).direction == .ltr)
+        #expect(try SpreadPlan(book: book, options: LayoutOptions()).direction == .ltr)
     }
 
     /// Regression fixtures from fuzzing: each once crashed the process (inside
@@ -190,7 +190,7 @@ struct LibraryTests {
         options.size = .exact(width: 120, height: 80)
         var runs: [[String: Data]] = []
         for jobs in [1, 3] {
-            let plans = try ["a", "b.cbz", "c"].map { try BookPlan(book: try Book.load(folder.path + "/lib/" + $0), options: options) }
+            let plans = try ["a", "b.cbz", "c"].map { try SpreadPlan(book: try Book.load(folder.path + "/lib/" + $0), options: options) }
             let out = folder.path + "/out\(jobs)"
             let outcomes = try BookRenderer.render(plans, into: out, options: runOptions(jobs: jobs, contactSheet: true))
             #expect(outcomes.map(\.succeeded) == [true, true, false])

@@ -105,11 +105,11 @@ struct BadInputTests {
         let badPath = try folder.write("bad/" + page.file, page.bytes)
         var options = LayoutOptions()
         options.size = .exact(width: 200, height: 120)
-        var plans: [BookPlan] = []
+        var plans: [SpreadPlan] = []
         var failures: [MihirakiError] = []
         for name in ["bad", "good"] {
             do {
-                plans.append(try BookPlan(book: try Book.load(folder.path + "/" + name), options: options))
+                plans.append(try SpreadPlan(book: try Book.load(folder.path + "/" + name), options: options))
             } catch let error as MihirakiError {
                 failures.append(error)
             }
@@ -170,7 +170,7 @@ struct BadInputTests {
         let book = try Book.load(archive)
         // A `..` component is a dot-name: such entries are skipped like dot-files.
         #expect(book.images.map(\.source) == ["ok.png"])
-        let outcome = try renderOne(try BookPlan(book: book, options: LayoutOptions()), into: folder.path + "/out")
+        let outcome = try renderOne(try SpreadPlan(book: book, options: LayoutOptions()), into: folder.path + "/out")
         #expect(outcome.succeeded)
         // Nothing was written outside the output folder: entries are never paths on disk.
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/evil.png"))
@@ -181,7 +181,7 @@ struct BadInputTests {
     /// trapped the caller's process; it is a usage error now.
     @Test("A spread index out of range is an error naming the book, not a trap")
     func spreadIndexOutOfRange() throws {
-        let plan = try BookPlan(book: try Book.load(Fixtures.sampleBook.path), options: LayoutOptions())
+        let plan = try SpreadPlan(book: try Book.load(Fixtures.sampleBook.path), options: LayoutOptions())
         for index in [-1, plan.spreadCount, Int.max] {
             let error = #expect(throws: MihirakiError.self) { try plan.renderSpread(at: index) }
             #expect(error?.code == .usage)
@@ -203,7 +203,7 @@ struct BadInputTests {
         try folder.write("book/p1.gif", gif)
         try folder.write("book/p2.png", try Fixtures.solidPNG(width: 30, height: 40, [9]))
         #expect {
-            let plan = try BookPlan(book: try Book.load(folder.path + "/book"), options: LayoutOptions())
+            let plan = try SpreadPlan(book: try Book.load(folder.path + "/book"), options: LayoutOptions())
             for index in 0..<plan.spreadCount { _ = try plan.renderSpread(at: index) }
         } throws: { error in
             let text = (error as? MihirakiError)?.description ?? ""

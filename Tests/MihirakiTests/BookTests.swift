@@ -63,7 +63,7 @@ struct BookTests {
                                 ("p3.png", "is a named pipe, not a file"), ("p4.png", "is a device, not a file")] {
             #expect(throws: MihirakiError(.io, path: book + "/" + name, problem)) { _ = try FileSystem.read(book + "/" + name) }
         }
-        #expect { _ = try BookPlan(book: loaded, options: LayoutOptions()) } throws: {
+        #expect { _ = try SpreadPlan(book: loaded, options: LayoutOptions()) } throws: {
             ($0 as? MihirakiError)?.description == "\(book)/p2.png: a symbolic link to a file that does not exist"
         }
     }
@@ -91,7 +91,7 @@ struct BookTests {
         try folder.write("vol01/p002.png", try Fixtures.solidPNG(width: 1500, height: 2134, [0]))
         var options = LayoutOptions()
         options.direction = .rtl
-        let plan = try BookPlan(book: try Book.load(folder.path + "/vol01"), options: options)
+        let plan = try SpreadPlan(book: try Book.load(folder.path + "/vol01"), options: options)
         #expect(plan.manifest.json == """
         {
           "book": "vol01",
@@ -135,10 +135,10 @@ struct BookTests {
         try folder.write("4.jpg", sideways)
         try folder.write("5.png", try Fixtures.solidPNG(width: 60, height: 100, [0]))
         let book = try Book.load(folder.path)
-        #expect(try BookPlan(book: book, options: LayoutOptions()).text == "[x|1]\n[2|x]\n[3W]\n[4|5]\n")
+        #expect(try SpreadPlan(book: book, options: LayoutOptions()).text == "[x|1]\n[2|x]\n[3W]\n[4|5]\n")
         var relaxed = LayoutOptions()
         relaxed.wideThreshold = 1.5
-        #expect(try BookPlan(book: book, options: relaxed).text == "[x|1]\n[2|3]\n[4|5]\n")
+        #expect(try SpreadPlan(book: book, options: relaxed).text == "[x|1]\n[2|3]\n[4|5]\n")
     }
 
     @Test("File names get at least three digits, more when needed")
@@ -149,7 +149,7 @@ struct BookTests {
         for i in 1...1000 { try folder.write("p\(i).png", png) }
         var options = LayoutOptions()
         options.layout = .single
-        let plan = try BookPlan(book: try Book.load(folder.path), options: options)
+        let plan = try SpreadPlan(book: try Book.load(folder.path), options: options)
         #expect(plan.entries.first?.file == "spread-0001.png" && plan.entries.last?.file == "spread-1000.png")
         #expect(plan.entries[8].spread == .single(9) && plan.entries[8].file == "spread-0009.png")
     }
@@ -161,7 +161,7 @@ struct BookTests {
         try folder.write("1.png", try Fixtures.solidPNG(width: 6, height: 10, [0]))
         let bad = try folder.write("2.png", Array("this is not an image".utf8))
         #expect {
-            _ = try BookPlan(book: try Book.load(folder.path), options: LayoutOptions())
+            _ = try SpreadPlan(book: try Book.load(folder.path), options: LayoutOptions())
         } throws: { error in
             guard let error = error as? MihirakiError else { return false }
             return error == MihirakiError(.unsupportedPage, path: bad, "not an image Mihiraki reads (PNG, JPEG, WebP, GIF, AVIF and JPEG XL)")
@@ -169,11 +169,11 @@ struct BookTests {
         }
         let huge = try folder.write("2.png", Fixtures.pngWithHeader(width: 100_000, height: 100_000))
         #expect {
-            _ = try BookPlan(book: try Book.load(folder.path), options: LayoutOptions())
+            _ = try SpreadPlan(book: try Book.load(folder.path), options: LayoutOptions())
         } throws: { ($0 as? MihirakiError)?.code == .tooLarge && ($0 as? MihirakiError)?.path == huge }
         let cut = try folder.write("2.png", Array(try Fixtures.solidPNG(width: 6, height: 10, [0]).prefix(20)))
         #expect {
-            _ = try BookPlan(book: try Book.load(folder.path), options: LayoutOptions())
+            _ = try SpreadPlan(book: try Book.load(folder.path), options: LayoutOptions())
         } throws: { ($0 as? MihirakiError)?.code == .badPage && ($0 as? MihirakiError)?.path == cut
         }
     }

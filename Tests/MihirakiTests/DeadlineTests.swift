@@ -9,17 +9,17 @@ import Testing
 @Suite("Renders with a deadline", .tags(.library), .timeLimit(.minutes(10)))
 struct DeadlineTests {
     /// Two pages of 1,800 rows.
-    static func largeBook() throws -> (TemporaryFolder, BookPlan) {
+    static func largeBook() throws -> (TemporaryFolder, SpreadPlan) {
         let (folder, book) = try flatBook([(1200, 1800, [200, 30, 30]), (1200, 1800, [30, 30, 200])])
         var options = LayoutOptions()
         options.size = .exact(width: 2400, height: 1800)
-        return (folder, try BookPlan(book: book, options: options))
+        return (folder, try SpreadPlan(book: book, options: options))
     }
 
     /// A book of three small pages.
-    static func smallBook() throws -> (TemporaryFolder, BookPlan) {
+    static func smallBook() throws -> (TemporaryFolder, SpreadPlan) {
         let (folder, book) = try flatBook([(300, 450, [200, 30, 30]), (300, 450, [30, 30, 200]), (300, 450, [90])])
-        return (folder, try BookPlan(book: book, options: small()))
+        return (folder, try SpreadPlan(book: book, options: small()))
     }
 
     @Test("A deadline still ahead changes nothing: the same bytes as a render without one")

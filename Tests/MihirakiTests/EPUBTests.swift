@@ -21,7 +21,7 @@ struct EPUBTests {
     func fixedRightToLeft() throws {
         let book = try Book.load(Self.epub("fixed-rtl"))
         #expect(book.images.map(\.source) == (1...8).map { "OEBPS/images/z\(String(format: "%02d", 10 - $0)) page.png" })
-        let plan = try BookPlan(book: book, options: LayoutOptions())
+        let plan = try SpreadPlan(book: book, options: LayoutOptions())
         // Page 1 page-spread-right pairs the cover in RTL; page 5 page-spread-left needs one blank.
         #expect(plan.text == "[2|1]\n[4|3]\n[5|x]\n[7|6]\n[x|8]\n")
         for line in ["# direction rtl (EPUB spine)", "# cover paired (EPUB spine)",
@@ -32,24 +32,24 @@ struct EPUBTests {
         var flagged = LayoutOptions()
         flagged.direction = .ltr
         // A flag comes before the spine's direction; the sides then hold in left to right.
-        #expect(try BookPlan(book: book, options: flagged).text == "[x|1]\n[2|3]\n[4|x]\n[5|6]\n[7|8]\n")
+        #expect(try SpreadPlan(book: book, options: flagged).text == "[x|1]\n[2|3]\n[4|x]\n[5|6]\n[7|8]\n")
     }
 
     @Test("Declared sides in left to right: page 1 on the left, a centred page alone, flags after them")
     func sidesLeftToRight() throws {
         let book = try Book.load(Self.epub("sides-ltr"))
-        let plan = try BookPlan(book: book, options: LayoutOptions())
+        let plan = try SpreadPlan(book: book, options: LayoutOptions())
         #expect(plan.text == "[1|2]\n[3|x]\n[4W]\n[5|x]\n[6|7]\n[8|x]\n")
         #expect(plan.explanation.contains("# page 4 wide (EPUB spine): OEBPS/4.png"), "\(plan.explanation)")
         var flags = LayoutOptions()
         flags.cover = .alone
-        #expect(try BookPlan(book: book, options: flags).text.hasPrefix("[x|1]\n[2|3]\n[4W]"), "--cover wins over page 1's side")
+        #expect(try SpreadPlan(book: book, options: flags).text.hasPrefix("[x|1]\n[2|3]\n[4W]"), "--cover wins over page 1's side")
         flags = LayoutOptions()
         flags.blankBefore = [2]
-        #expect(try BookPlan(book: book, options: flags).text.hasPrefix("[1|x]\n[2|3]\n[4W]"), "--blank-before is added after")
+        #expect(try SpreadPlan(book: book, options: flags).text.hasPrefix("[1|x]\n[2|3]\n[4W]"), "--blank-before is added after")
         flags = LayoutOptions()
         flags.layout = .single
-        #expect(try BookPlan(book: book, options: flags).text.hasPrefix("[1]\n[2]\n[3]\n[4W]"))
+        #expect(try SpreadPlan(book: book, options: flags).text.hasPrefix("[1]\n[2]\n[3]\n[4W]"))
     }
 
     @Test("An EPUB renders byte-identical to the folder of its pictures in spine order", arguments: ["epub2-fixed", "converter"])
@@ -63,8 +63,8 @@ struct EPUBTests {
         }
         var options = LayoutOptions()
         options.size = .exact(width: 400, height: 300)
-        let fromEPUB = try BookPlan(book: book, options: options)
-        let fromFolder = try BookPlan(book: try Book.load(folder.path + "/pages"), options: options)
+        let fromEPUB = try SpreadPlan(book: book, options: options)
+        let fromFolder = try SpreadPlan(book: try Book.load(folder.path + "/pages"), options: options)
         #expect(fromEPUB.spreadCount == fromFolder.spreadCount && fromEPUB.spreadCount > 1)
         for index in 0..<fromEPUB.spreadCount {
             #expect(try fromEPUB.spreadFile(at: index) == fromFolder.spreadFile(at: index), "spread \(index + 1)")

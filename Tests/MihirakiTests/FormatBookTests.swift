@@ -21,7 +21,7 @@ struct FormatBookTests {
         }
         var options = LayoutOptions()
         options.size = .exact(width: 300, height: 200)
-        let plans = try ["formats", "png"].map { try BookPlan(book: try Book.load(folder.path + "/" + $0), options: options) }
+        let plans = try ["formats", "png"].map { try SpreadPlan(book: try Book.load(folder.path + "/" + $0), options: options) }
         // 64×48 pages are wider than tall: each is a spread of its own.
         #expect(plans[0].text == "[1W]\n[2W]\n[3W]\n[4W]\n" && plans[1].text == plans[0].text)
         let outcomes = try BookRenderer.render(plans, into: folder.path + "/out")
@@ -44,12 +44,12 @@ struct FormatBookTests {
         }
         var options = LayoutOptions()
         options.size = .exact(width: 300, height: 200)
-        let plan = try BookPlan(book: try Book.load(folder.path + "/book"), options: options)
+        let plan = try SpreadPlan(book: try Book.load(folder.path + "/book"), options: options)
         #expect(plan.spreadCount == 6)
         let outcome = try BookRenderer.render([plan], into: folder.path + "/out")[0]
         #expect(outcome.succeeded)
         try folder.write("book/p7.bmp", Array("BM".utf8) + [UInt8](repeating: 0, count: 60))
-        #expect { _ = try BookPlan(book: try Book.load(folder.path + "/book"), options: options) } throws: {
+        #expect { _ = try SpreadPlan(book: try Book.load(folder.path + "/book"), options: options) } throws: {
             ($0 as? MihirakiError)?.description.hasSuffix("p7.bmp: BMP images are not supported (Mihiraki reads PNG, JPEG, WebP, GIF, AVIF and JPEG XL)") == true
         }
     }
@@ -72,7 +72,7 @@ struct FormatBookTests {
         let at = try #require((0...(bytes.count - 4)).first { Array(bytes[$0..<$0 + 4]) == pixi })
         bytes.replaceSubrange(at..<at + 4, with: Array("xxxx".utf8))
         try folder.write("book/p1.avif", bytes)
-        let plan = try BookPlan(book: try Book.load(folder.path + "/book"), options: LayoutOptions())
+        let plan = try SpreadPlan(book: try Book.load(folder.path + "/book"), options: LayoutOptions())
         let spread = try plan.renderSpread(at: 0)
         let rect = plan.entries[0].slots.first { $0.leaf != .blank }!.rect
         let center = (rect.y + rect.height / 2) * spread.width + rect.x + rect.width / 2
@@ -87,16 +87,16 @@ struct FormatBookTests {
         try folder.write("book/p1.png", try Fixtures.bytes(Self.formats.appendingPathComponent("icc.png")))
         var options = LayoutOptions()
         options.size = .exact(width: 300, height: 200)
-        let managed = try BookPlan(book: try Book.load(folder.path + "/book"), options: options).renderSpread(at: 0)
+        let managed = try SpreadPlan(book: try Book.load(folder.path + "/book"), options: options).renderSpread(at: 0)
         options.colorManage = false
-        let stored = try BookPlan(book: try Book.load(folder.path + "/book"), options: options).renderSpread(at: 0)
+        let stored = try SpreadPlan(book: try Book.load(folder.path + "/book"), options: options).renderSpread(at: 0)
         #expect(managed.width == stored.width && managed.pixels != stored.pixels)
         // A page in sRGB already is the same either way.
         let plain = folder.path + "/plain"
         try folder.write("plain/p1.png", try Fixtures.bytes(Self.formats.appendingPathComponent("lossless.webp")))
-        let off = try BookPlan(book: try Book.load(plain), options: options).renderSpread(at: 0)
+        let off = try SpreadPlan(book: try Book.load(plain), options: options).renderSpread(at: 0)
         options.colorManage = true
-        let auto = try BookPlan(book: try Book.load(plain), options: options).renderSpread(at: 0)
+        let auto = try SpreadPlan(book: try Book.load(plain), options: options).renderSpread(at: 0)
         #expect(off == auto)
     }
 }

@@ -18,7 +18,7 @@ struct OutputRulesTests {
         defer { folder.remove() }
         // A page that cannot be read: the canvas is refused first, so the page is never opened.
         try folder.write("book/p1.png", Array("not an image".utf8))
-        #expect { _ = try BookPlan(book: try Book.load(folder.path + "/book"), options: options) } throws: {
+        #expect { _ = try SpreadPlan(book: try Book.load(folder.path + "/book"), options: options) } throws: {
             ($0 as? MihirakiError)?.code == .usage
         }
         options.size = .exact(width: 2048, height: 1536)
@@ -36,7 +36,7 @@ struct OutputRulesTests {
         var options = LayoutOptions()
         options.size = .exact(width: 200, height: 150)
         options.maxPixels = 30000
-        let plan = try BookPlan(book: try Book.load(folder.path + "/book"), options: options)
+        let plan = try SpreadPlan(book: try Book.load(folder.path + "/book"), options: options)
         #expect { _ = try renderOne(plan, into: folder.path + "/out", options: runOptions(contactSheet: true)) }
             throws: { ($0 as? MihirakiError)?.code == .usage }
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
@@ -53,7 +53,7 @@ struct OutputRulesTests {
         try folder.write("b/vol1/p1.png", page)
         try folder.writeArchive("vol1.cbz", [("p1.png", page)])
         let plans = try ["a/vol1", "b/vol1", "vol1.cbz"].map {
-            try BookPlan(book: try Book.load(folder.path + "/" + $0), options: LayoutOptions())
+            try SpreadPlan(book: try Book.load(folder.path + "/" + $0), options: LayoutOptions())
         }
         let outcomes = try BookRenderer.render(plans, into: folder.path + "/out")
         #expect(outcomes.map(\.succeeded) == [true, false, false])
@@ -69,7 +69,7 @@ struct OutputRulesTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write("book/p1.png", try Fixtures.solidPNG(width: 20, height: 30, [90]))
-        let plan = try BookPlan(book: try Book.load(folder.path + "/book"), options: LayoutOptions())
+        let plan = try SpreadPlan(book: try Book.load(folder.path + "/book"), options: LayoutOptions())
         for out in [folder.path + "/book", folder.path + "/book/previews", folder.path + "/book/../book/x"] {
             #expect { _ = try renderOne(plan, into: out) } throws: {
                 ($0 as? MihirakiError)?.code == .usage && "\($0)".contains("inside the book")

@@ -25,8 +25,8 @@ struct PDFTests {
     func sameAsFolder(size: CanvasSize) throws {
         var options = LayoutOptions()
         options.size = size
-        let fromPDF = try BookPlan(book: try Book.load(Self.pdf("img2pdf")), options: options)
-        let fromFolder = try BookPlan(book: try Book.load(Self.pages), options: options)
+        let fromPDF = try SpreadPlan(book: try Book.load(Self.pdf("img2pdf")), options: options)
+        let fromFolder = try SpreadPlan(book: try Book.load(Self.pages), options: options)
         #expect(fromPDF.book.images.map(\.source) == (1...7).map { "page \($0)" })
         #expect(fromPDF.text == fromFolder.text && fromPDF.spreadCount == 4)
         for index in 0..<fromPDF.spreadCount {
@@ -38,14 +38,14 @@ struct PDFTests {
     func jpegTwoThousand() throws {
         var options = LayoutOptions()
         options.size = .exact(width: 400, height: 300)
-        let fromPDF = try BookPlan(book: try Book.load(Self.pdf("jpx")), options: options)
+        let fromPDF = try SpreadPlan(book: try Book.load(Self.pdf("jpx")), options: options)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         for name in ["p1", "p2"] {
             let png = Fixtures.testImages.appendingPathComponent("pdf/jpx/\(name).png")
             try folder.write("pages/\(name).png", try Fixtures.bytes(png))
         }
-        let fromFolder = try BookPlan(book: try Book.load(folder.path + "/pages"), options: options)
+        let fromFolder = try SpreadPlan(book: try Book.load(folder.path + "/pages"), options: options)
         #expect(fromPDF.spreadCount == 2 && fromPDF.headers.map(\.isGray) == [false, true])
         for index in 0..<2 { #expect(try fromPDF.spreadFile(at: index) == fromFolder.spreadFile(at: index)) }
     }
@@ -55,8 +55,8 @@ struct PDFTests {
         var options = LayoutOptions()
         options.size = .exact(width: 400, height: 300)
         try options.set([("background", "#336699")])
-        let fromPDF = try BookPlan(book: try Book.load(Self.pdf("soft-mask")), options: options)
-        let fromFolder = try BookPlan(book: try Book.load(Fixtures.testImages.appendingPathComponent("pdf/alpha").path),
+        let fromPDF = try SpreadPlan(book: try Book.load(Self.pdf("soft-mask")), options: options)
+        let fromFolder = try SpreadPlan(book: try Book.load(Fixtures.testImages.appendingPathComponent("pdf/alpha").path),
                                       options: options)
         #expect(fromPDF.spreadCount == 2)
         for index in 0..<2 { #expect(try fromPDF.spreadFile(at: index) == fromFolder.spreadFile(at: index)) }
@@ -65,22 +65,22 @@ struct PDFTests {
     @Test("The catalog's /Direction /R2L and /PageLayout /TwoPageLeft: right to left, the cover paired; flags come after")
     func declarations() throws {
         let book = try Book.load(Self.pdf("declared"))
-        let plan = try BookPlan(book: book, options: LayoutOptions())
+        let plan = try SpreadPlan(book: book, options: LayoutOptions())
         #expect(plan.text == "[2|1]\n[4|3]\n")
         #expect(plan.explanation.contains("# direction rtl (PDF catalog)\n# cover paired (PDF catalog)"), "\(plan.explanation)")
         var flags = LayoutOptions()
         flags.direction = .ltr
         flags.cover = .alone
-        #expect(try BookPlan(book: book, options: flags).text == "[x|1]\n[2|3]\n[4|x]\n")
+        #expect(try SpreadPlan(book: book, options: flags).text == "[x|1]\n[2|3]\n[4|x]\n")
     }
 
     @Test("An owner password alone does not stop reading; a user password fails in one line saying encrypted")
     func passwords() throws {
-        let owner = try BookPlan(book: try Book.load(Self.pdf("owner-only")), options: LayoutOptions())
+        let owner = try SpreadPlan(book: try Book.load(Self.pdf("owner-only")), options: LayoutOptions())
         var ltr = LayoutOptions()
         ltr.direction = .ltr
         ltr.cover = .alone
-        let plain = try BookPlan(book: try Book.load(Self.pdf("declared")), options: ltr)
+        let plain = try SpreadPlan(book: try Book.load(Self.pdf("declared")), options: ltr)
         #expect(owner.spreadCount == 3)
         for index in 0..<3 { #expect(try owner.spreadFile(at: index) == plain.spreadFile(at: index)) }
         let refused = Self.message { _ = try Book.load(Self.pdf("user-password")) }
@@ -93,7 +93,7 @@ struct PDFTests {
                       ("ends-early", "page 1: its picture's stream ends early")])
     func damaged(name: String, expected: String) throws {
         let text = Self.message {
-            let plan = try BookPlan(book: try Book.load(Self.pdf(name)), options: LayoutOptions())
+            let plan = try SpreadPlan(book: try Book.load(Self.pdf(name)), options: LayoutOptions())
             for index in 0..<plan.spreadCount { _ = try plan.spreadFile(at: index) }
         }
         #expect(text.contains("\(name).pdf") && text.contains(expected) && !text.contains("\n"), "\(text)")
@@ -107,7 +107,7 @@ struct PDFTests {
         let whole = try Fixtures.bytes(URL(fileURLWithPath: Self.pdf("img2pdf")))
         let path = try folder.write("cut.pdf", Array(whole.prefix(whole.count * percent / 100)))
         do {
-            let plan = try BookPlan(book: try Book.load(path), options: LayoutOptions())
+            let plan = try SpreadPlan(book: try Book.load(path), options: LayoutOptions())
             #expect(plan.pages.count == 7, "\(percent) %: \(plan.pages.count) pages")
             for index in 0..<plan.spreadCount { _ = try plan.spreadFile(at: index) }
         } catch let error as MihirakiError {
@@ -125,7 +125,7 @@ struct PDFTests {
         let whole = try Fixtures.bytes(URL(fileURLWithPath: Self.pdf("img2pdf")))
         let path = try folder.write("huge.pdf", Array(whole.prefix(whole.count / 2)))
         try Fixtures.growSparse(path)
-        let text = Self.message { _ = try BookPlan(book: try Book.load(path), options: LayoutOptions()) }
+        let text = Self.message { _ = try SpreadPlan(book: try Book.load(path), options: LayoutOptions()) }
         #expect(text.contains(path) && text.contains("and at 64 GiB the file is too large to rebuild it from (over 1 GiB)") && !text.contains("\n"),
                 "\(text)")
     }
@@ -133,7 +133,7 @@ struct PDFTests {
     @Test("An encrypted picture stream that inflates past its size is refused, not a crash in the decryption (found by fuzzing)")
     func encryptedOverflow() throws {
         let path = Fixtures.testImages.appendingPathComponent("fuzz-regressions/pdf-encrypted-stream-overflows.pdf").path
-        let plan = try BookPlan(book: try Book.load(path), options: LayoutOptions())
+        let plan = try SpreadPlan(book: try Book.load(path), options: LayoutOptions())
         let text = Self.message { _ = try plan.spreadFile(at: plan.spreadCount - 1) }
         #expect(text.contains("page 4: its picture's stream inflates past the picture's size"), "\(text)")
     }
@@ -144,7 +144,7 @@ struct PDFTests {
         defer { folder.remove() }
         var options = LayoutOptions()
         options.size = .exact(width: 500, height: 300)
-        let plans = try ["vector", "img2pdf", "declared"].map { try BookPlan(book: try Book.load(Self.pdf($0)), options: options) }
+        let plans = try ["vector", "img2pdf", "declared"].map { try SpreadPlan(book: try Book.load(Self.pdf($0)), options: options) }
         var outputs: [[String: Data]] = []
         for jobs in [1, 4] {
             let root = folder.path + "/jobs\(jobs)"
@@ -169,7 +169,7 @@ struct PDFTests {
         var run = runOptions(jobs: 2, contactSheet: true)
         run.incremental = true
         func render() throws -> BookRenderer.Outcome {
-            try BookRenderer.render([try BookPlan(book: try Book.load(path), options: options)], into: folder.path + "/out",
+            try BookRenderer.render([try SpreadPlan(book: try Book.load(path), options: options)], into: folder.path + "/out",
                                     options: run)[0]
         }
         let first = try render()
@@ -187,7 +187,7 @@ struct PDFTests {
         var options = LayoutOptions()
         options.size = .exact(width: 100, height: 60)
         options.maxPixels = 10_000
-        let text = Self.message { _ = try BookPlan(book: try Book.load(Self.pdf("img2pdf")), options: options) }
+        let text = Self.message { _ = try SpreadPlan(book: try Book.load(Self.pdf("img2pdf")), options: options) }
         #expect(text.contains("img2pdf.pdf:page 1: 120×180 is more than the 10000-pixel limit"), "\(text)")
     }
 
@@ -197,7 +197,7 @@ struct PDFTests {
     static func againstPdftoppm(_ path: String) throws -> (psnr: Double, spread: PixelBuffer, rect: PixelRect) {
         var options = LayoutOptions()
         options.size = .exact(width: 900, height: 700)
-        let plan = try BookPlan(book: try Book.load(path), options: options)
+        let plan = try SpreadPlan(book: try Book.load(path), options: options)
         let spread = try plan.renderSpread(at: 0)
         let rect = try #require(plan.entries[0].slots.first(where: { $0.leaf.pageNumber == 1 })).rect
         let folder = try TemporaryFolder()
@@ -253,7 +253,7 @@ struct PDFTests {
                       ("bad-dct", "its JPEG picture of 40×60 is damaged: Corrupt JPEG data")])
     func damagedStreamsFail(name: String, words: String) throws {
         let text = Self.message {
-            _ = try BookPlan(book: try Book.load(Self.pdf("messages/\(name)")), options: LayoutOptions()).renderSpread(at: 0)
+            _ = try SpreadPlan(book: try Book.load(Self.pdf("messages/\(name)")), options: LayoutOptions()).renderSpread(at: 0)
         }
         let prefix = name == "bad-dct" ? "\(name).pdf:page 1: " : "\(name).pdf:page 1: poppler: "
         #expect(text.contains(prefix) && text.contains(words) && !text.contains("\n"), "\(text)")
@@ -341,7 +341,7 @@ struct PDFTests {
                                                                   page: "/CropBox [500 500 600 600]"))
         for stage in ["plan", "render"] {
             #expect { () throws -> Void in
-                let plan = try BookPlan(book: try Book.load(path), options: LayoutOptions())
+                let plan = try SpreadPlan(book: try Book.load(path), options: LayoutOptions())
                 if stage == "render" { _ = try plan.renderSpread(at: 0) }
             } throws: { error in
                 (error as? MihirakiError)?.description.contains("CropBox lies outside its MediaBox") == true
@@ -359,7 +359,7 @@ struct PDFTests {
         let path = try folder.write("bomb.pdf", Self.onePicturePDF(jpeg: try Self.grayJPEG, width: 40, height: 60,
                                                                   deflated: Fixtures.zlibZeros(count: 300 << 20)))
         let start = ContinuousClock.now
-        #expect { _ = try BookPlan(book: try Book.load(path), options: LayoutOptions()) } throws: { error in
+        #expect { _ = try SpreadPlan(book: try Book.load(path), options: LayoutOptions()) } throws: { error in
             let text = (error as? MihirakiError)?.description ?? "\(error)"
             return text.contains("bomb.pdf:page 1: its content inflates past 256 MiB") && !text.contains("\n")
         }
@@ -391,7 +391,7 @@ struct PDFTests {
         let start = ContinuousClock.now
         for stage in kind == "huge" ? ["plan", "render"] : ["render"] {
             let text = Self.message {
-                let plan = try BookPlan(book: try Book.load(path), options: LayoutOptions())
+                let plan = try SpreadPlan(book: try Book.load(path), options: LayoutOptions())
                 if stage == "render" { _ = try plan.renderSpread(at: 0) }
             }
             #expect(text.contains("\(kind).pdf:page 1: \(expected)") && !text.contains("\n"), "\(stage): \(text)")
@@ -400,7 +400,7 @@ struct PDFTests {
         // The same page with its picture whole draws.
         let whole = try folder.write("whole.pdf", Self.onePicturePDF(jpeg: jpeg, width: 40, height: 60,
                                                                     content: "0 0 1 rg 0 0 10 10 re f"))
-        _ = try BookPlan(book: try Book.load(whole), options: LayoutOptions()).renderSpread(at: 0)
+        _ = try SpreadPlan(book: try Book.load(whole), options: LayoutOptions()).renderSpread(at: 0)
     }
 
     /// The frame header is looked for in a picture's first 64 KiB, then in

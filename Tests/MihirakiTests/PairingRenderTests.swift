@@ -36,12 +36,11 @@ struct PairingRenderTests {
                 run.jobs = jobs
                 let ahead = BookRenderer.plan(books, options: options, run: run)
                 try #require(ahead.failed == 0 && ahead.plans.count == books.count)
-                let again = try books.map { try BookPlan(book: Book.load($0), options: options, jobs: jobs) }
-                #expect(ahead.plans.allSatisfy { ($0.drawnAhead?.byteCount ?? 0) > 0 })
-                #expect(again.allSatisfy { $0.drawnAhead == nil })
-                let drawn = ahead.plans.map { $0.drawnAhead?.byteCount ?? 0 }
+                let again = try books.map { try SpreadPlan(book: Book.load($0), options: options, jobs: jobs) }
+                let drawn = ahead.plans.map { ahead.cache.byteCount(of: $0.book.path) }
+                #expect(drawn.allSatisfy { $0 > 0 }, "\(drawn)")
                 let root = folder.path + "/out-\(jobs)-\(size)-\(direction)"
-                _ = try BookRenderer.render(ahead.plans, into: root + "/ahead", options: run)
+                _ = try BookRenderer.render(ahead, into: root + "/ahead", options: run)
                 _ = try BookRenderer.render(again, into: root + "/again", options: run)
                 var files = 0
                 for book in books {
@@ -60,7 +59,7 @@ struct PairingRenderTests {
                 // beside a colour page (the mixed books), or to the other side of the spine, where at 1400×1000
                 // its snapped rectangle is a pixel wider (a 642.5-pixel slot): those pages are drawn again. At
                 // x300 the gray and the colour book take every page.
-                let left = ahead.plans.map { $0.drawnAhead?.byteCount ?? 0 }
+                let left = ahead.plans.map { ahead.cache.byteCount(of: $0.book.path) }
                 #expect(zip(left, drawn).allSatisfy { $0 < $1 * 2 / 3 }, "\(left) of \(drawn)")
                 if size == .height(300) { #expect(left[2] == 0 && left[3] == 0, "\(left)") }
             }

@@ -16,7 +16,7 @@ func flatBook(_ pages: [(width: Int, height: Int, samples: [UInt8])]) throws -> 
 }
 
 /// Renders one book and returns its outcome.
-func renderOne(_ plan: BookPlan, into outputRoot: String, options: RunOptions = RunOptions()) throws -> BookRenderer.Outcome {
+func renderOne(_ plan: SpreadPlan, into outputRoot: String, options: RunOptions = RunOptions()) throws -> BookRenderer.Outcome {
     try BookRenderer.render([plan], into: outputRoot, options: options)[0]
 }
 
@@ -41,7 +41,7 @@ struct RenderTests {
     func coverSpread() throws {
         let (folder, book) = try flatBook([(50, 100, [90]), (50, 100, [90])])
         defer { folder.remove() }
-        let plan = try BookPlan(book: book, options: small())
+        let plan = try SpreadPlan(book: book, options: small())
         // Slots: (160 − 0)/100 ≥ 1.285 → fit to height: slotW = 64.25, left x = 15.75, right x = 80.
         // Page 1 (50×100) is drawn 50×100 at x = 80…130; the blank mirrors it at 30…80.
         #expect(plan.entries[0].slots.map(\.rect) == [PixelRect(x: 30, y: 0, width: 50, height: 100),
@@ -58,12 +58,12 @@ struct RenderTests {
     func outputLayout() throws {
         let (folder, book) = try flatBook([(50, 100, [90]), (50, 100, [10, 200, 30]), (50, 100, [90])])
         defer { folder.remove() }
-        let plan = try BookPlan(book: book, options: small())
+        let plan = try SpreadPlan(book: book, options: small())
         #expect(try plan.renderSpread(at: 0).channels == 1)   // [x|1]: gray page, white blank, black canvas
         #expect(try plan.renderSpread(at: 1).channels == 3)   // [2|3]: a colour page
-        let tinted = try BookPlan(book: book, options: small { $0.blank = Color(red: 250, green: 240, blue: 220) })
+        let tinted = try SpreadPlan(book: book, options: small { $0.blank = Color(red: 250, green: 240, blue: 220) })
         #expect(try tinted.renderSpread(at: 0).channels == 3)
-        let clear = try BookPlan(book: book, options: small { $0.background = .transparent })
+        let clear = try SpreadPlan(book: book, options: small { $0.background = .transparent })
         let image = try clear.renderSpread(at: 0)
         #expect(image.channels == 4 && image.rgba(x: 5, y: 5).alpha == 0 && image.rgba(x: 100, y: 50) == Color(gray: 90))
     }
@@ -82,7 +82,7 @@ struct RenderTests {
         let (folder, book) = try flatBook([(50, 100, [90]), (50, 100, [90])])
         defer { folder.remove() }
         let bg = try #require(Color(parsing: background)), paper = try #require(Color(parsing: blank))
-        let plan = try BookPlan(book: book, options: small { $0.background = bg; $0.blank = paper })
+        let plan = try SpreadPlan(book: book, options: small { $0.background = bg; $0.blank = paper })
         let image = try plan.renderSpread(at: 0)  // [x|1]: blank at 30…80, page at 80…130
         #expect(image.channels == 4)
         #expect(image.rgba(x: 10, y: 50) == bg && image.rgba(x: 150, y: 0) == bg)
@@ -99,7 +99,7 @@ struct RenderTests {
         let (folder, book) = try flatBook([(80, 100, [90, 60, 30])])
         defer { folder.remove() }
         let background = try #require(Color(parsing: "#70263d80")), paper = try #require(Color(parsing: "#28c40cfe"))
-        let plan = try BookPlan(book: book, options: small {
+        let plan = try SpreadPlan(book: book, options: small {
             $0.background = background; $0.blank = paper
             $0.pageAspect = PageAspect(width: 80, height: 100); $0.fit = .stretch
         })
@@ -122,7 +122,7 @@ struct RenderTests {
     func alphaPages() throws {
         let (folder, book) = try flatBook([(50, 100, [255, 0, 0, 128])])
         defer { folder.remove() }
-        let plan = try BookPlan(book: book, options: small { $0.background = Color(red: 0, green: 0, blue: 255) })
+        let plan = try SpreadPlan(book: book, options: small { $0.background = Color(red: 0, green: 0, blue: 255) })
         let image = try plan.renderSpread(at: 0)
         #expect(image.channels == 3)
         #expect(image.rgba(x: 100, y: 50) == Color(red: 128, green: 0, blue: 127))
@@ -132,11 +132,11 @@ struct RenderTests {
     func wideAndSingle() throws {
         let (folder, book) = try flatBook([(50, 100, [40]), (200, 100, [80]), (50, 100, [120])])
         defer { folder.remove() }
-        let plan = try BookPlan(book: book, options: small())
+        let plan = try SpreadPlan(book: book, options: small())
         #expect(plan.text == "[x|1]\n[2W]\n[3|x]\n")
         // Union slot 15.75…144.25 × 100: a 2:1 page is width-bound: 128.5 × 64.25, centred.
         #expect(plan.entries[1].slots.map(\.rect) == [PixelRect(x: 16, y: 18, width: 128, height: 64)])
-        let single = try BookPlan(book: book, options: small { $0.layout = .single })
+        let single = try SpreadPlan(book: book, options: small { $0.layout = .single })
         #expect(single.text == "[1]\n[2W]\n[3]\n")
         for index in single.entries.indices {
             let image = try single.renderSpread(at: index)
@@ -155,7 +155,7 @@ struct RenderTests {
         var outputs: [[String: Data]] = []
         for jobs in [1, 2, 4] {
             let out = folder.path + "/out-\(jobs)"
-            let outcome = try renderOne(try BookPlan(book: book, options: small()), into: out, options: runOptions(jobs: jobs))
+            let outcome = try renderOne(try SpreadPlan(book: book, options: small()), into: out, options: runOptions(jobs: jobs))
             #expect(outcome.succeeded && outcome.written.count == 4)
             let names = try FileManager.default.contentsOfDirectory(atPath: out + "/book").sorted()
             #expect(names == ["manifest.json", "spread-001.png", "spread-002.png", "spread-003.png", "spread-004.png"])
@@ -174,7 +174,7 @@ struct RenderTests {
         let path = book.displayPath(book.images[2])
         let whole = try Fixtures.bytes(URL(fileURLWithPath: path))
         try Data(whole.prefix(whole.count - 20)).write(to: URL(fileURLWithPath: path))
-        let outcome = try renderOne(try BookPlan(book: book, options: small()), into: folder.path + "/out")
+        let outcome = try renderOne(try SpreadPlan(book: book, options: small()), into: folder.path + "/out")
         #expect(!outcome.succeeded)
         #expect(outcome.written == ["spread-001.png"])
         #expect(outcome.errors.count == 1 && outcome.errors[0].path == path)
@@ -188,7 +188,7 @@ struct RenderTests {
         // A tiny page is enlarged, a big one reduced; both fill their rectangles edge to edge.
         let (folder, book) = try flatBook([(5, 10, [200]), (500, 1000, [200]), (500, 1000, [200])])
         defer { folder.remove() }
-        let plan = try BookPlan(book: book, options: small { $0.background = Color(gray: 0) })
+        let plan = try SpreadPlan(book: book, options: small { $0.background = Color(gray: 0) })
         for index in plan.entries.indices {
             let image = try plan.renderSpread(at: index)
             for slot in plan.entries[index].slots where slot.leaf != .blank {

@@ -42,7 +42,7 @@ struct SequentialArchiveTests {
         for (index, path) in paths.enumerated() {
             let book = try Book.load(path)
             #expect(book.images.map(\.source) == (1...5).map { "ch1/p\($0).png" }, "\(path)")
-            let plan = try BookPlan(book: book, options: options)
+            let plan = try SpreadPlan(book: book, options: options)
             #expect(plan.direction == .rtl && plan.text == "[1|x]\n[3|2]\n[5|4]\n", "\(path)")
             let out = folder.path + "/out\(index)"
             #expect(try BookRenderer.render([plan], into: out)[0].succeeded, "\(path)")
@@ -72,7 +72,7 @@ struct SequentialArchiveTests {
         try FileManager.default.createSymbolicLink(atPath: src + "/p6.png", withDestinationPath: "p5.png")
         var options = LayoutOptions()
         options.size = .exact(width: 200, height: 150)
-        let expected = try BookPlan(book: try Book.load(src), options: options)
+        let expected = try SpreadPlan(book: try Book.load(src), options: options)
         #expect(expected.text == "[x|1]\n[2|3]\n[4|5]\n[6|x]\n")
         for format in ["ustar", "7zip", "zip"] {
             let archive = folder.path + "/book-\(format).\(format == "zip" ? "cbz" : "cbt")"
@@ -83,7 +83,7 @@ struct SequentialArchiveTests {
                 let target = [4: "p3.png", 5: "p1.png", 6: "p1.png"][page]!
                 #expect(try book.storage.read("p\(page).png") == (try Fixtures.bytes(URL(fileURLWithPath: src + "/" + target))), "\(format) p\(page)")
             }
-            #expect(try BookPlan(book: book, options: options).text == expected.text, "\(format)")
+            #expect(try SpreadPlan(book: book, options: options).text == expected.text, "\(format)")
         }
 
         for (link, target, problem) in [("/etc/passwd", "", "a link to /etc/passwd, outside the archive"),
@@ -99,7 +99,7 @@ struct SequentialArchiveTests {
                 let archive = folder.path + "/bad.\(format == "zip" ? "cbz" : "cbt")"
                 try bsdtar(["--format", format, "-cf", archive, "-C", bad, "."])
                 #expect(throws: MihirakiError(.badPage, path: archive + ":p4.png", problem)) {
-                    _ = try BookPlan(book: try Book.load(archive), options: options)
+                    _ = try SpreadPlan(book: try Book.load(archive), options: options)
                 }
             }
         }
@@ -120,7 +120,7 @@ struct SequentialArchiveTests {
         for (index, path) in [folder.path + "/src", rar].enumerated() {
             let book = try Book.load(path)
             #expect(book.images.map(\.source) == (1...5).map { "ch1/p\($0).png" }, "\(path)")
-            let plan = try BookPlan(book: book, options: options)
+            let plan = try SpreadPlan(book: book, options: options)
             #expect(plan.text == "[1|x]\n[3|2]\n[5|4]\n", "ComicInfo read from \(path)")
             let out = folder.path + "/out\(index)"
             #expect(try BookRenderer.render([plan], into: out)[0].succeeded)
@@ -131,7 +131,7 @@ struct SequentialArchiveTests {
         let solid = try folder.write("solid.cbr", RAR4Writer.archive(entries, solid: true))
         var failures: [MihirakiError] = []
         do {
-            let plan = try BookPlan(book: try Book.load(solid), options: options)
+            let plan = try SpreadPlan(book: try Book.load(solid), options: options)
             failures = try BookRenderer.render([plan], into: folder.path + "/out-solid").flatMap(\.errors)
         } catch let error as MihirakiError {
             failures = [error]
@@ -153,7 +153,7 @@ struct SequentialArchiveTests {
             let cut = try folder.write("cut-" + name, Array(whole.prefix(whole.count / 2)))
             var failures: [MihirakiError] = []
             do {
-                let plan = try BookPlan(book: try Book.load(cut), options: LayoutOptions())
+                let plan = try SpreadPlan(book: try Book.load(cut), options: LayoutOptions())
                 failures = try BookRenderer.render([plan], into: folder.path + "/out").flatMap(\.errors)
             } catch let error as MihirakiError {
                 failures = [error]
@@ -161,7 +161,7 @@ struct SequentialArchiveTests {
             let failure = try #require(failures.first, "\(name) cut in half was accepted")
             #expect(failure.description.hasPrefix(cut) && !failure.description.contains("\n"), "\(failure)")
         }
-        let good = try BookPlan(book: try Book.load(folder.path + "/whole.cb7"), options: LayoutOptions())
+        let good = try SpreadPlan(book: try Book.load(folder.path + "/whole.cb7"), options: LayoutOptions())
         #expect(try BookRenderer.render([good], into: folder.path + "/out")[0].succeeded)
     }
 
@@ -205,7 +205,7 @@ struct SequentialArchiveTests {
         var options = LayoutOptions()
         options.size = .exact(width: 200, height: 150)
         let spreads = try ["src", "bzip2.cbz", "lzma.cbz"].map { name -> Data in
-            let plan = try BookPlan(book: try Book.load(folder.path + "/" + name), options: options)
+            let plan = try SpreadPlan(book: try Book.load(folder.path + "/" + name), options: options)
             #expect(plan.text == "[1|x]\n[3|2]\n[5|4]\n", "\(name)")
             return try Data(PNGEncoder.encode(try plan.renderSpread(at: 1)))
         }
@@ -275,7 +275,7 @@ struct SequentialArchiveTests {
         let python = try runTool("/usr/bin/env", ["python3", "-c", script, book, Fixtures.sampleBook.path + "/page2.png"])
         try #require(python.status == 0, "\(python.stderr)")
         #expect(throws: MihirakiError(.badBook, path: book, "unpacks to more than 100 times its size (64 MiB; a decompression bomb?)")) {
-            _ = try BookPlan(book: try Book.load(book), options: LayoutOptions())
+            _ = try SpreadPlan(book: try Book.load(book), options: LayoutOptions())
         }
     }
 

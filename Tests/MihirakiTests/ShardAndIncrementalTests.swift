@@ -42,7 +42,7 @@ struct ShardAndIncrementalTests {
         func print(_ path: String, _ configure: (inout LayoutOptions) -> Void = { _ in }) throws -> String {
             var options = LayoutOptions()
             configure(&options)
-            return try Fingerprint.of(try BookPlan(book: try Book.load(path), options: options), run: RunOptions())
+            return try Fingerprint.of(try SpreadPlan(book: try Book.load(path), options: options), run: RunOptions())
         }
         let before = try print(folder.path + "/book")
         let again = try print(folder.path + "/book"), zipped = try print(folder.path + "/zip/book.cbz")

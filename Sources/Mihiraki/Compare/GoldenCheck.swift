@@ -38,8 +38,14 @@ public enum GoldenCheck {
     ///   - diffRoot: when given, diff pictures go to `diffRoot/<book>/spread-NNN.png`.
     /// - Returns: the plan changes and one comparison per unchanged spread.
     /// - Throws: ``MihirakiError`` if the golden manifest is missing or unreadable.
-    public static func check(_ plan: BookPlan, goldenRoot: String, options: ImageComparator.Options = ImageComparator.Options(),
+    public static func check(_ plan: SpreadPlan, goldenRoot: String, options: ImageComparator.Options = ImageComparator.Options(),
                              jobs: Int = 1, diffRoot: String? = nil) throws -> Report {
+        try check(plan, goldenRoot: goldenRoot, options: options, jobs: jobs, diffRoot: diffRoot, cache: nil)
+    }
+
+    /// ``check(_:goldenRoot:options:jobs:diffRoot:)`` drawing from the pages the run's measuring kept.
+    package static func check(_ plan: SpreadPlan, goldenRoot: String, options: ImageComparator.Options, jobs: Int,
+                              diffRoot: String?, cache: PageCache?) throws -> Report {
         let folder = goldenRoot + "/" + plan.book.outputName
         let manifestPath = folder + "/manifest.json"
         let golden: Manifest
@@ -86,7 +92,7 @@ public enum GoldenCheck {
             let file = plan.entries[index].file
             let key = plan.book.outputName + "/" + file
             do {
-                let image = try plan.spreadAsWritten(at: index)
+                let image = try plan.spreadAsWritten(at: index, cache: cache)
                 let expected = try ImageComparator.load(folder + "/" + file)
                 return ImageComparator.compare(expected: expected, actual: image, name: file, options: options,
                                           diffPath: diffRoot.map { $0 + "/" + key },
@@ -105,7 +111,7 @@ public enum GoldenCheck {
     /// The page-by-page comparison when the plan changed or a spread
     /// differs; spreads that matched are not rendered again. Nil when a
     /// golden spread cannot be read (its file's line says so).
-    static func pages(_ plan: BookPlan, golden: Manifest, folder: String, compared: [(Int, FileComparison)],
+    static func pages(_ plan: SpreadPlan, golden: Manifest, folder: String, compared: [(Int, FileComparison)],
                       changed: Bool, options: ImageComparator.Options) -> BookComparison? {
         let matched = compared.filter { $0.1.status == .ok && $0.1.differingPixels == 0 && $0.1.antialiasedPixels == 0 }
         guard changed || matched.count < compared.count else { return nil }

@@ -6,7 +6,7 @@ import MihirakiCore
 /// The `manifest.json` of a rendered book, and the document `plan --json`
 /// prints: every spread's file and where each page and blank went.
 ///
-/// A plan produces it (``BookPlan/manifest``), ``json`` prints it, and the
+/// A plan produces it (``SpreadPlan/manifest``), ``json`` prints it, and the
 /// golden check decodes the one on disk and compares the two as values.
 /// See <doc:ManifestFormat>.
 public struct Manifest: Codable, Equatable, Sendable {

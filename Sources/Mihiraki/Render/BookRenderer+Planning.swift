@@ -12,13 +12,15 @@ extension BookRenderer {
         }
 
         /// The books to render, in the order given.
-        public var plans: [BookPlan] = []
+        public var plans: [SpreadPlan] = []
         /// For each plan, the index of its path among the paths given.
         package var pathIndices: [Int] = []
         /// Warnings and failures, in the order of the books.
         public var notes: [Note] = []
         /// Books already up to date (``RunOptions/incremental``): neither planned nor rendered.
         public var upToDate = 0
+        /// Pages the books' measuring decoded, kept for the render, within one budget for the run.
+        package let cache = PageCache()
         /// How many books failed.
         public var failed: Int { notes.filter { if case .failure = $0 { true } else { false } }.count }
     }
@@ -31,8 +33,6 @@ extension BookRenderer {
     public static func plan(_ paths: [String], options: LayoutOptions, run: RunOptions = RunOptions(),
                             skippingUpToDateIn outputRoot: String? = nil) -> PlannedBooks {
         var result = PlannedBooks()
-        // Automatic pairing draws pages while it reads their edges, within one budget for the run.
-        var drawingBudget = DrawnAhead.budget
         for (index, path) in paths.enumerated() {
             do {
                 let book = try Book.load(path)
@@ -41,9 +41,7 @@ extension BookRenderer {
                     result.upToDate += 1
                     continue
                 }
-                let plan = try BookPlan(book: book, options: options, jobs: run.jobs, drawingAhead: drawingBudget,
-                                          measuringCutsAtRender: true)
-                drawingBudget -= plan.drawnAhead?.byteCount ?? 0
+                let plan = try SpreadPlan.measuring(book: book, options: options, jobs: run.jobs, keepingIn: result.cache)
                 result.plans.append(plan)
                 result.pathIndices.append(index)
             } catch {

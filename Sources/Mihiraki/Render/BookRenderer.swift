@@ -51,9 +51,16 @@ public enum BookRenderer {
     /// - Throws: ``MihirakiError`` before anything is rendered: `.usage` for
     ///   invalid options, an output folder inside a book, or a contact sheet
     ///   over the pixel limit; `.io` when the output folder cannot be created.
-    public static func render(_ plans: [BookPlan], into outputRoot: String, options: RunOptions = RunOptions(),
+    public static func render(_ plans: [SpreadPlan], into outputRoot: String, options: RunOptions = RunOptions(),
                               progress: (@Sendable (Progress) -> Void)? = nil) throws -> [Outcome] {
         try render(plans, into: outputRoot, options: options, observer: nil, progress: progress)
+    }
+
+    /// ``render(_:into:options:progress:)`` for the books ``plan(_:options:run:skippingUpToDateIn:)``
+    /// planned, drawing from the pages their measuring kept (``PlannedBooks``).
+    public static func render(_ planned: PlannedBooks, into outputRoot: String, options: RunOptions = RunOptions(),
+                              progress: (@Sendable (Progress) -> Void)? = nil) throws -> [Outcome] {
+        try render(planned.plans, into: outputRoot, options: options, cache: planned.cache, observer: nil, progress: progress)
     }
 
     /// What a supervisor of the rendering process is told as it happens
@@ -68,8 +75,8 @@ public enum BookRenderer {
 
     /// ``render(_:into:options:progress:)``, telling `observer` where the
     /// time goes and `events` what is being drawn.
-    package static func render(_ plans: [BookPlan], into outputRoot: String, options: RunOptions,
-                               observer: (any RenderObserver)?,
+    package static func render(_ plans: [SpreadPlan], into outputRoot: String, options: RunOptions,
+                               cache: PageCache? = nil, observer: (any RenderObserver)?,
                                progress: (@Sendable (Progress) -> Void)?,
                                events: (@Sendable (Event) -> Void)? = nil) throws -> [Outcome] {
         try options.validate()
@@ -98,7 +105,7 @@ public enum BookRenderer {
             : Array(repeating: nil, count: plans.count)
         let books = plans.indices.map { index in
             let plan = plans[index]
-            let writer = BookWriter(plan: plan, folder: outputRoot + "/" + plan.book.outputName, options: options,
+            let writer = BookWriter(plan: plan, cache: cache, folder: outputRoot + "/" + plan.book.outputName, options: options,
                                     timer: timer, fingerprint: try? fingerprints[index]?.get())
             let state = BookResults(plan: plan, writer: writer)
             if let error = refused[index] {

@@ -9,7 +9,7 @@ import MihirakiCore
 /// and modification time has another CRC.
 package enum Fingerprint {
     /// 16 hexadecimal digits (FNV-1a, 64 bits, over the inputs listed above).
-    static func of(_ plan: BookPlan, run: RunOptions) throws -> String {
+    static func of(_ plan: SpreadPlan, run: RunOptions) throws -> String {
         try of(plan.book, options: plan.options, run: run)
     }
 

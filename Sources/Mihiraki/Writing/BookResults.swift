@@ -6,7 +6,7 @@ import Synchronization
 /// slots so the outcome is in file order whatever the thread timing. The
 /// worker that records the last spread has the book finished.
 final class BookResults: Sendable {
-    let plan: BookPlan
+    let plan: SpreadPlan
     let writer: BookWriter
     private struct State {
         var results: [Result<String, MihirakiError>?]
@@ -21,7 +21,7 @@ final class BookResults: Sendable {
     }
     private let state: Mutex<State>
 
-    init(plan: BookPlan, writer: BookWriter) {
+    init(plan: SpreadPlan, writer: BookWriter) {
         self.plan = plan
         self.writer = writer
         state = Mutex(State(results: Array(repeating: nil, count: plan.entries.count),

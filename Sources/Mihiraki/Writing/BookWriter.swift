@@ -4,7 +4,9 @@ import MihirakiRaster
 /// Writes one book's files into its folder: each spread as it is rendered,
 /// then, once every spread succeeded, `manifest.json` and the contact sheet.
 struct BookWriter: Sendable {
-    let plan: BookPlan
+    let plan: SpreadPlan
+    /// Pages the run's measuring kept for the render, if any.
+    let cache: PageCache?
     let folder: String
     let options: RunOptions
     let timer: StageTimer
@@ -25,7 +27,7 @@ struct BookWriter: Sendable {
         let path = folder + "/" + entry.file
         let bytes: [UInt8], tile: PixelBuffer?
         do {
-            let image = try plan.renderSpread(at: index, observer: timer.observer)
+            let image = try SpreadRenderer(plan: plan, cache: cache).render(at: index, observer: timer.observer)
             tile = options.contactSheet ? ContactSheet.tile(image) : nil
             bytes = try timer.measure(.encode) { try plan.encode(image, path: path) }
         } catch {

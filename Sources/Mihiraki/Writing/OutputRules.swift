@@ -69,13 +69,13 @@ extension BookRenderer {
     /// name, every later one is refused.
     ///
     /// - Returns: the plans that keep their names, in order, and one error per refused book.
-    package static func refusingDuplicateNames(_ plans: [BookPlan]) -> (kept: [BookPlan], refused: [MihirakiError]) {
+    package static func refusingDuplicateNames(_ plans: [SpreadPlan]) -> (kept: [SpreadPlan], refused: [MihirakiError]) {
         let errors = duplicateNameErrors(plans)
         return (plans.indices.filter { errors[$0] == nil }.map { plans[$0] }, errors.keys.sorted().map { errors[$0]! })
     }
 
     /// The refusal of every plan whose output name an earlier plan has, by index.
-    static func duplicateNameErrors(_ plans: [BookPlan]) -> [Int: MihirakiError] {
+    static func duplicateNameErrors(_ plans: [SpreadPlan]) -> [Int: MihirakiError] {
         var owners: [String: String] = [:]
         var errors: [Int: MihirakiError] = [:]
         for (index, plan) in plans.enumerated() {

@@ -3,65 +3,19 @@ import MihirakiCodecs
 import MihirakiCore
 import MihirakiRaster
 
-extension BookPlan {
-    /// Renders spread `index` into memory, in the smallest exact output layout
-    /// (gray, RGB or RGBA).
-    ///
-    /// - Parameter index: 0-based, below ``spreadCount``.
-    /// - Returns: the spread's pixels, exactly what its file holds.
-    /// - Throws: ``MihirakiError`` naming a page that cannot be read or
-    ///   decoded; `.usage` for an index out of range.
-    public func renderSpread(at index: Int) throws -> PixelBuffer {
-        try renderSpread(at: index, observer: nil)
-    }
+/// Draws a plan's spreads. It only reads the plan: pages are decoded here,
+/// or taken from the run's ``PageCache`` where the measuring kept them.
+struct SpreadRenderer: Sendable {
+    let plan: SpreadPlan
+    /// Pages the run's measuring decoded, or nil to decode every page.
+    let cache: PageCache?
 
-    /// Spread `index` as the bytes of its file: exactly what `render` writes,
-    /// in the format ``LayoutOptions/encoding`` names.
-    ///
-    /// - Parameter index: 0-based, below ``spreadCount``.
-    /// - Throws: ``MihirakiError`` naming a page that cannot be read or decoded.
-    public func spreadFile(at index: Int) throws -> [UInt8] {
-        try encode(try renderSpread(at: index), path: entries[index].file)
-    }
-
-    /// ``spreadFile(at:)`` with a deadline: the render stops before the next
-    /// page or decoded row once `deadline` has passed, and nothing half-made
-    /// is returned. (A page in a format that decodes whole, such as AVIF or a
-    /// PDF page's rasterisation, and the final encode run to their end first.)
-    ///
-    /// - Throws: ``MihirakiError`` with code `.timedOut` past the deadline,
-    ///   or naming a page that cannot be read or decoded.
-    public func spreadFile(at index: Int, deadline: ContinuousClock.Instant) throws -> [UInt8] {
-        let image = try renderSpread(at: index, observer: nil, deadline: .at(deadline))
-        return try encode(image, path: entries[index].file)
-    }
-
-    /// A rendered spread (or contact sheet) in the options' format. A JPEG
-    /// cannot hold alpha: a see-through image is flattened onto the blank
-    /// colour (made opaque) first. `path` names the file in errors.
-    package func encode(_ image: PixelBuffer, path: String) throws -> [UInt8] {
-        let encoding = options.encoding
-        var image = image
-        if !encoding.format.hasAlpha && image.channels == 4 {
-            let paper = options.blank
-            image = image.prepared(forCanvasChannels: 3, over: Color(red: paper.red, green: paper.green, blue: paper.blue))
-                .reducedForOutput()
-        }
-        return try MihirakiError.wrapping(path: path) { try SpreadEncoder.encode(image, with: encoding) }
-    }
-
-    /// What a reader of spread `index`'s file sees: the rendered pixels for
-    /// PNG; for the lossy formats, the file's bytes decoded again.
-    package func spreadAsWritten(at index: Int) throws -> PixelBuffer {
-        let image = try renderSpread(at: index)
-        guard options.encoding.format != .png else { return image }
-        let file = entries[index].file
-        return try MihirakiError.wrapping(path: file) { try PageDecoder.decode(try encode(image, path: file), colorManage: false) }
-    }
+    private var book: Book { plan.book }
+    private var options: LayoutOptions { plan.options }
 
     /// ``renderSpread(at:)``, telling `observer` where the time goes.
-    package func renderSpread(at index: Int, observer: (any RenderObserver)?,
-                              deadline: RenderDeadline? = nil) throws -> PixelBuffer {
+    func render(at index: Int, observer: (any RenderObserver)?, deadline: RenderDeadline? = nil) throws -> PixelBuffer {
+        let entries = plan.entries
         guard entries.indices.contains(index) else {
             throw MihirakiError(.usage, path: book.path, "has no spread at index \(index) (its \(entries.count) spreads are 0 to \(entries.count - 1))")
         }
@@ -70,11 +24,12 @@ extension BookPlan {
         observer?.spreadStarted()
         let entry = entries[index]
         let background = options.background, blank = options.blank
-        var canvas = PixelBuffer(width: canvas.width, height: canvas.height, channels: canvasChannels(entry))
+        let size = plan.canvas
+        var canvas = PixelBuffer(width: size.width, height: size.height, channels: plan.canvasChannels(entry))
         canvas.fill(x: 0, y: 0, width: canvas.width, height: canvas.height, color: background.premultiplied)
         // The two halves of a split page are drawn from one decode of it.
         var samples: [Int: PixelBuffer] = [:]
-        let (slots, cuts) = try slotsAndCuts(entry, samples: &samples, timer: timer)
+        let slots = entry.slots
         for slot in slots {
             let rect = slot.rect
             switch slot.leaf {
@@ -82,7 +37,7 @@ extension BookPlan {
                 canvas.fill(x: rect.x, y: rect.y, width: rect.width, height: rect.height,
                             color: blank.premultipliedOver(background))
             case .page(let number), .half(let number, _):
-                try draw(slot.leaf, page: number, cut: cuts[number], into: &canvas, rect: rect, timer: timer, samples: &samples)
+                try draw(slot.leaf, page: number, into: &canvas, rect: rect, timer: timer, samples: &samples)
                 try timer.checkDeadline()
             }
         }
@@ -94,45 +49,31 @@ extension BookPlan {
         return timer.measure(.compose) { canvas.reducedForOutput(flat: flat) }
     }
 
-    /// Samples per pixel of an entry's canvas. A gray canvas is exact only
-    /// when everything drawn on it is gray and opaque; an opaque background
-    /// makes an RGB canvas (pages with alpha are flattened onto it); only a
-    /// see-through background needs RGBA.
-    ///
-    /// A page whose header cannot say whether it is gray (WebP, AVIF, JPEG
-    /// XL, GIF: ``PageHeader/grayOnceDecoded``) counts as gray here; if it
-    /// turns out to be colour when drawn, the canvas becomes RGB then
-    /// (``PixelBuffer/expandedToRGB()``), which gives the same samples as an
-    /// RGB canvas from the start. So a gray WebP book is drawn in one channel
-    /// without decoding any page twice.
-    func canvasChannels(_ entry: Entry) -> Int {
-        let background = options.background
-        let hasBlank = entry.slots.contains { $0.leaf == .blank }
-        let grayCanvas = background.isGray && background.isOpaque && (!hasBlank || options.blank.isGray)
-            && entry.spread.pages.allSatisfy { headers[$0 - 1].isGray || headers[$0 - 1].grayOnceDecoded }
-        return grayCanvas ? 1 : (background.isOpaque ? 3 : 4)
-    }
-
     /// Draws page `number` into `rect` of the canvas: the copy drawn while
-    /// its edges were read, when there is one of that size, or else decoded
-    /// row by row and resampled as the rows arrive (a worker never holds a
-    /// whole decoded page).
-    func draw(_ leaf: Leaf, page number: Int, cut: PageCut?, into canvas: inout PixelBuffer, rect: PixelRect,
+    /// its edges were read, when the cache has one of that size; a cut
+    /// page's boxes from the decode it was measured in; or else decoded row
+    /// by row and resampled as the rows arrive (a worker never holds a whole
+    /// decoded page).
+    func draw(_ leaf: Leaf, page number: Int, into canvas: inout PixelBuffer, rect: PixelRect,
               timer: StageTimer, samples: inout [Int: PixelBuffer]) throws {
-        if TestFault.planned != nil { TestFault.strike(drawing: book.displayPath(pages[number - 1])) }
+        let path = plan.facts.displayPath(page: number)
+        if TestFault.planned != nil { TestFault.strike(drawing: path) }
         let inside = rect.x >= 0 && rect.y >= 0 && rect.width > 0 && rect.height > 0
             && rect.x + rect.width <= canvas.width && rect.y + rect.height <= canvas.height
-        if inside, let drawn = drawnAhead?.take(leaf, width: rect.width, height: rect.height, channels: canvas.channels) {
+        if inside, let drawn = cache?.takeDrawn(leaf, of: book.path, width: rect.width, height: rect.height, channels: canvas.channels) {
             timer.measure(.compose) { canvas.blit(drawn, x: rect.x, y: rect.y) }
             return
         }
-        // A cut page is drawn from the decode it was measured in (BookPlan+Cutting),
-        // made once for the spread (`samples`, by page number).
-        let box = cut?.box(for: leaf)
-        func bytes() throws -> [UInt8] { try timer.measure(.read) { try book.read(pages[number - 1]) } }
+        // A cut page is drawn from the decode it was measured in: the one the
+        // measuring kept, or one made now for the spread (`samples`, by page number).
+        let box = plan.cuts[number]?.box(for: leaf)
+        func bytes() throws -> [UInt8] { try timer.measure(.read) { try book.read(plan.pages[number - 1]) } }
         func drawing(into target: inout PixelBuffer, rect: PixelRect) throws {
             guard let box else { return try draw(page: number, bytes: bytes(), into: &target, rect: rect, timer: timer) }
-            if samples[number] == nil { samples[number] = try readForCutting(page: number, timer: timer) }
+            if let kept = cache?.takeSample(leaf, of: book.path) { samples[number] = kept }
+            if samples[number] == nil {
+                samples[number] = try plan.facts.readForCutting(page: number, plan.cutRequests[number]!, timer: timer)
+            }
             let sample = samples[number]!
             timer.measure(.resample) { draw(sample, box: box, page: number, into: &target, rect: rect) }
         }
@@ -156,7 +97,7 @@ extension BookPlan {
         let background = options.background
         let start = timer.now()
         var decoding: UInt64 = 0
-        try MihirakiError.wrapping(path: book.displayPath(pages[number - 1])) {
+        try MihirakiError.wrapping(path: plan.facts.displayPath(page: number)) {
             // Shrink-on-load: decoding at twice the drawn size leaves the
             // Lanczos pass all the detail the rectangle can show.
             let atLeast = (width: 2 * rect.width, height: 2 * rect.height)
@@ -185,5 +126,24 @@ extension BookPlan {
         }
         timer.add(.decode, decoding)
         timer.add(.resample, timer.now() &- start &- decoding)
+    }
+
+    /// Resamples `box` (in the full page's pixels) of page `number`, decoded
+    /// as `sample`, into `rect` of `target`, which lies inside it.
+    func draw(_ sample: PixelBuffer, box: PixelRect, page number: Int, into target: inout PixelBuffer, rect: PixelRect) {
+        let header = plan.headers[number - 1]
+        let source = box.scaled(from: (header.width, header.height), to: (sample.width, sample.height))
+        if target.channels == 1 && sample.channels >= 3 { target = target.expandedToRGB() }
+        let channels = target.channels, background = options.background
+        var row = 0
+        sample.pixels.withUnsafeBufferPointer { pixels in
+            LanczosResampler.draw(sourceWidth: source.width, sourceHeight: source.height, channels: channels,
+                                  into: &target, x: rect.x, y: rect.y, width: rect.width, height: rect.height) { out in
+                let start = pixels.baseAddress! + (source.y + row) * sample.rowBytes + source.x * sample.channels
+                PixelBuffer.prepareRow(start, channels: sample.channels, into: out, canvasChannels: channels,
+                                       count: source.width, over: background)
+                row += 1
+            }
+        }
     }
 }

@@ -2,7 +2,7 @@ import MihirakiAnalysis
 import MihirakiCore
 import MihirakiCodecs
 
-extension BookPlan {
+extension SpreadPlan {
     /// `plan`'s text form: one line per spread, such as `[x|1]`.
     public var text: String {
         entries.map { $0.spread.description + "\n" }.joined()
@@ -11,7 +11,6 @@ extension BookPlan {
     /// `plan --explain`: where each decision came from, one `#` line each
     /// (`# direction rtl (ComicInfo.xml)`, `# page 7 wide (page size): p7.jpg`).
     public var explanation: String {
-        if cutsAtRender != nil { return settled.explanation }
         var lines = ["# book \(PathBytes.shown(book.name)): \(pages.count) pages, \(entries.count) spreads"]
         lines.append("# direction \(decisions.direction.rawValue) (\(decisions.directionOrigin.rawValue))")
         lines.append("# cover \(decisions.cover.rawValue) (\(decisions.coverOrigin.rawValue))")
@@ -72,7 +71,6 @@ extension BookPlan {
 
     /// The manifest of this plan: what `manifest.json` and `plan --json` hold.
     public var manifest: Manifest {
-        if cutsAtRender != nil { return settled.manifest }
         var manifest = Manifest(book: book.name, canvas: Manifest.Canvas(width: canvas.width, height: canvas.height),
                  layout: options.layout, direction: direction,
                  spreads: entries.map { entry in

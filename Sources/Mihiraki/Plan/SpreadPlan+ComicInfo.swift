@@ -1,6 +1,6 @@
 import MihirakiCore
 
-extension BookPlan {
+extension SpreadPlan {
     /// The book's `ComicInfo.xml` (or a new one) with both pages of every
     /// split, found or declared, marked `DoublePage="true"` (`render --write-comicinfo`).
     func comicInfoMarkingSplits() throws -> [UInt8] {
