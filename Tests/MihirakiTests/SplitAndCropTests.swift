@@ -49,7 +49,7 @@ struct SplitAndCropTests {
         return try PNGEncoder.encode(image)
     }
 
-    func plan(_ folder: String, _ configure: (inout LayoutOptions) -> Void) throws -> SpreadPlan {
+    static func plan(_ folder: String, _ configure: (inout LayoutOptions) -> Void) throws -> SpreadPlan {
         var options = LayoutOptions()
         configure(&options)
         return try SpreadPlan(book: Book.load(folder), options: options, jobs: 2)
@@ -63,7 +63,7 @@ struct SplitAndCropTests {
         try folder.write("book/p2.png", try Self.page(width: 901, height: 600, fold: 478))
         try folder.write("book/p3.png", try Self.page(width: 300, height: 450, seed: 2))
         let book = folder.path + "/book"
-        let auto = try plan(book) { $0.splitWide = .auto }
+        let auto = try Self.plan(book) { $0.splitWide = .auto }
         let split = try #require(auto.cuts[2]?.split)
         #expect(abs(split.x - 478) <= 2, "cut at \(split.x)")
         #expect(split.reason == "gutter shadow" && split.confidence >= 750)
@@ -74,17 +74,17 @@ struct SplitAndCropTests {
         #expect(slots[0].rect[0] + slots[0].rect[2] == slots[1].rect[0] && slots[0].rect[3] == slots[1].rect[3])
         #expect(auto.explanation.contains("# page 2 split at x \(split.x) (gutter shadow, confidence "))
 
-        let rtl = try plan(book) { $0.splitWide = .auto; $0.direction = .rtl }
+        let rtl = try Self.plan(book) { $0.splitWide = .auto; $0.direction = .rtl }
         #expect(rtl.text == "[1|x]\n[2b|2a]\n[x|3]\n")
         #expect(rtl.manifest.spreads[1].slots.map(\.rect) == slots.map(\.rect))
 
-        let single = try plan(book) { $0.splitWide = .center; $0.layout = .single }
+        let single = try Self.plan(book) { $0.splitWide = .center; $0.layout = .single }
         #expect(single.text == "[1]\n[2a]\n[2b]\n[3]\n")
         #expect(single.cuts[2]?.split?.x == 450 && single.cuts[2]?.split?.confidence == 1000)
         #expect(single.manifest.spreads[1].slots[0].split?.x == 450)
 
         // Without the flag, every byte as before: no cuts, no new keys.
-        let off = try plan(book) { _ in }
+        let off = try Self.plan(book) { _ in }
         #expect(off.text == "[x|1]\n[2W]\n[3|x]\n" && off.cuts.isEmpty && !off.manifest.json.contains("split"))
     }
 
@@ -96,10 +96,10 @@ struct SplitAndCropTests {
         // Fold 430: the step in paper goes with the fold, not the middle.
         try folder.write("step/p1.png", try Self.stepPage(fold: 430))
         try folder.write("flat/p1.png", try Self.page(width: 901, height: 600, paper: (235, 235)))
-        let step = try plan(folder.path + "/step") { $0.splitWide = .auto }
+        let step = try Self.plan(folder.path + "/step") { $0.splitWide = .auto }
         #expect(step.cuts[1]?.split.map { abs($0.x - 430) <= 1 && $0.reason == "paper tone" } == true,
                 "\(String(describing: step.cuts[1]?.split))")
-        let flat = try plan(folder.path + "/flat") { $0.splitWide = .auto }
+        let flat = try Self.plan(folder.path + "/flat") { $0.splitWide = .auto }
         #expect(flat.cuts[1]?.split == PageCut.Split(x: 450, confidence: 500, reason: "middle"))
     }
 
@@ -121,7 +121,7 @@ struct SplitAndCropTests {
             image.pixels[4 * i + 3] = alpha
         }
         try folder.write("noise/p1.png", try PNGEncoder.encode(image))
-        let noise = try plan(folder.path + "/noise") { $0.splitWide = .auto }
+        let noise = try Self.plan(folder.path + "/noise") { $0.splitWide = .auto }
         #expect(noise.cuts[1]?.split == PageCut.Split(x: 800, confidence: 500, reason: "middle"),
                 "\(String(describing: noise.cuts[1]?.split))")
     }
@@ -150,7 +150,7 @@ struct SplitAndCropTests {
         try folder.write("book/p3.png", try Self.page(width: 320, height: 460, seed: 5))
         // A border a fifth of the page wide on the left: the limit stops at 10 %.
         try folder.write("book/p4.png", try Self.page(width: 250, height: 460, border: (70, 0, 0, 0), seed: 6))
-        let cropped = try plan(folder.path + "/book") { $0.cropBorders = true }
+        let cropped = try Self.plan(folder.path + "/book") { $0.cropBorders = true }
         #expect(cropped.cuts[1]?.kept == [PixelRect(x: 12, y: 30, width: 300, height: 420)])
         #expect(cropped.cuts[2]?.kept == [PixelRect(x: 20, y: 0, width: 310, height: 430)])
         #expect(cropped.cuts[3]?.kept == [PixelRect(x: 0, y: 0, width: 320, height: 460)])
@@ -158,7 +158,7 @@ struct SplitAndCropTests {
         #expect(cropped.manifest.cropBorders == Manifest.CropBorders(limit: 10))
         #expect(cropped.manifest.spreads[0].slots[1].crop == [12, 30, 300, 420])
         #expect(cropped.explanation.contains("# page 1 crop [12, 30, 300, 420]"))
-        let limited = try plan(folder.path + "/book") { $0.cropBorders = true; $0.cropLimit = 3 }
+        let limited = try Self.plan(folder.path + "/book") { $0.cropBorders = true; $0.cropLimit = 3 }
         #expect(limited.cuts[1]?.kept == [PixelRect(x: 9, y: 14, width: 303, height: 443)])
     }
 
@@ -182,7 +182,7 @@ struct SplitAndCropTests {
         }
         try folder.write("book/p1.png", try PNGEncoder.encode(flat))
         try folder.write("book/p2.png", try PNGEncoder.encode(blurred))
-        let cropped = try plan(folder.path + "/book") { $0.cropBorders = true }
+        let cropped = try Self.plan(folder.path + "/book") { $0.cropBorders = true }
         #expect(cropped.cuts[1]?.kept.first?.x == 0)
         #expect(cropped.cuts[2]?.kept.first.map { (20...21).contains($0.x) } == true, "\(String(describing: cropped.cuts[2]))")
     }
@@ -212,7 +212,7 @@ struct SplitAndCropTests {
         }
         try folder.write("book/p1.png", try PNGEncoder.encode(strokes))
         try folder.write("book/p2.png", try PNGEncoder.encode(dots))
-        let cropped = try plan(folder.path + "/book") { $0.cropBorders = true }
+        let cropped = try Self.plan(folder.path + "/book") { $0.cropBorders = true }
         #expect(cropped.cuts[1]?.kept == [PixelRect(x: 20, y: 20, width: 256, height: 356)], "\(String(describing: cropped.cuts[1]))")
         #expect(cropped.cuts[2]?.kept.first?.x == 0, "\(String(describing: cropped.cuts[2]))")
     }
@@ -244,7 +244,7 @@ struct SplitAndCropTests {
         try folder.write("book/p3.png", try draw(320, 450) { x, y in
             x < 30 ? 12 : x < 33 ? 3 : (y / 30) % 2 == 0 && x % 60 > 20 ? Int(random.next() % 100) : 235
         })
-        let cropped = try plan(folder.path + "/book") { $0.cropBorders = true }
+        let cropped = try Self.plan(folder.path + "/book") { $0.cropBorders = true }
         #expect(cropped.cuts[1]?.kept.first?.x == 0, "\(String(describing: cropped.cuts[1]))")
         #expect(cropped.cuts[2]?.kept.first?.x == 21, "\(String(describing: cropped.cuts[2]))")
         #expect(cropped.cuts[3]?.kept.first?.x == 30, "\(String(describing: cropped.cuts[3]))")
@@ -261,117 +261,13 @@ struct SplitAndCropTests {
             image.pixels[index + 2] = 160
         }
         try folder.write("book/p1.png", try PNGEncoder.encode(image))
-        let cropped = try plan(folder.path + "/book") { $0.cropBorders = true }
+        let cropped = try Self.plan(folder.path + "/book") { $0.cropBorders = true }
         #expect(cropped.cuts[1]?.kept == [PixelRect(x: 0, y: 0, width: 200, height: 300)])
-    }
-
-    @Test("With --crop-borders the two pages of a spread share one scale and are centred on each other; a page beside a blank keeps its own")
-    func oneScalePerSpread() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        try folder.write("book/p1.png", try Self.page(width: 300, height: 450))
-        try folder.write("book/p2.png", try Self.page(width: 300, height: 450, border: (10, 40, 0, 10), seed: 7))
-        try folder.write("book/p3.png", try Self.page(width: 300, height: 450, border: (0, 5, 30, 60), seed: 8))
-        let cropped = try plan(folder.path + "/book") { $0.cropBorders = true }
-        let pair = cropped.manifest.spreads[1].slots
-        let scales = pair.map { Double($0.rect[3]) / Double($0.crop![3]) }
-        #expect(abs(scales[0] / scales[1] - 1) < 0.005)
-        #expect(abs((pair[0].rect[1] * 2 + pair[0].rect[3]) - (pair[1].rect[1] * 2 + pair[1].rect[3])) <= 1)
-        #expect(pair[0].rect[0] + pair[0].rect[2] == pair[1].rect[0])
-        // The cover beside its blank keeps its own fit: its slot's full width.
-        #expect(cropped.manifest.spreads[0].slots[1].rect[2] == 987)
-    }
-
-    @Test("A page whose pixels are damaged fails the plan that measures it, naming the page; a plan that does not measure it reads only its header")
-    func damagedPageWhileMeasured() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        try folder.write("book/p1.png", try Self.page(width: 300, height: 450))
-        // A valid header and no image data: the header reads, the pixels do not.
-        let good = try Self.page(width: 901, height: 600, fold: 478)
-        try folder.write("book/p2.png", Array(good.prefix(60)))
-        for configure in [{ (o: inout LayoutOptions) in o.cropBorders = true }, { (o: inout LayoutOptions) in o.splitWide = .auto }] {
-            #expect { try plan(folder.path + "/book", configure) } throws: {
-                ($0 as? MihirakiError)?.path?.hasSuffix("p2.png") == true && ($0 as? MihirakiError)?.code != .usage
-            }
-        }
-        #expect(try plan(folder.path + "/book") { $0.splitWide = .center }.text == "[x|1]\n[2a|2b]\n")
-    }
-
-    @Test("A page under 16 pixels a side is left whole, with a note in --explain")
-    func tooSmall() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        try folder.write("book/p1.png", try Fixtures.solidPNG(width: 30, height: 10, [200]))
-        try folder.write("book/p2.png", try Fixtures.solidPNG(width: 10, height: 12, [90]))
-        let cut = try plan(folder.path + "/book") { $0.splitWide = .auto; $0.cropBorders = true }
-        #expect(cut.text == "[1W]\n[2|x]\n")
-        #expect(cut.explanation.contains("# page 1 left whole: under 16 pixels a side is too small to split"))
-        #expect(cut.explanation.contains("# page 2 not cropped: under 16 pixels a side is too small to crop"))
-        for index in 0..<cut.spreadCount { _ = try cut.renderSpread(at: index) }
-    }
-
-    @Test("render measures cut pages as it draws them: the same plan, manifest and pixels as a plan measured first, at 1 and 2 jobs, in both directions")
-    func drawnAsMeasured() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        try folder.write("book/p1.png", try Self.page(width: 300, height: 450, border: (8, 20, 3, 9)))
-        try folder.write("book/p2.png", try Self.page(width: 901, height: 600, fold: 478, border: (6, 6, 20, 6)))
-        var colour = try PageDecoder.decode(try Self.page(width: 320, height: 460, border: (0, 30, 0, 0), seed: 9)).expandedToRGB()
-        colour.pixels[0] = 255
-        try folder.write("book/p3.png", try PNGEncoder.encode(colour))
-        try folder.write("book/p4.png", try Self.page(width: 300, height: 450, seed: 10))
-        for (jobs, direction, layout) in [(1, ReadingDirection.ltr, LayoutMode.spread), (2, .rtl, .spread), (2, .ltr, .single)] {
-            var options = LayoutOptions()
-            options.size = .height(300)
-            options.direction = direction
-            options.layout = layout
-            options.splitWide = .auto
-            options.cropBorders = true
-            var run = RunOptions()
-            run.jobs = jobs
-            let measured = try SpreadPlan(book: Book.load(folder.path + "/book"), options: options, jobs: jobs)
-            // Planned to be rendered: the same plan, its measured pages kept for the render.
-            let planned = BookRenderer.plan([folder.path + "/book"], options: options, run: run)
-            let rendered = try #require(planned.plans.first)
-            #expect(rendered.text == measured.text && rendered.explanation == measured.explanation)
-            #expect(rendered.manifest == measured.manifest)
-            #expect(planned.cache.byteCount() > 0)
-            for index in 0..<rendered.spreadCount {
-                // Each page is read and decoded once in the whole run, a split page's two halves included:
-                // the render draws from the measuring's decodes; without them, once per spread.
-                let kept = ReadCounter(), alone = ReadCounter()
-                #expect(try SpreadRenderer(plan: rendered, cache: planned.cache).render(at: index, observer: kept)
-                    == measured.renderSpread(at: index, observer: alone), "spread \(index + 1)")
-                #expect(kept.count == 0, "spread \(index + 1)")
-                #expect(alone.count == Set(rendered.entries[index].spread.pages).count, "spread \(index + 1)")
-            }
-            #expect(planned.cache.byteCount() == 0)
-        }
-    }
-
-    @Test("A damaged page fails its own spread, naming the page; the other spreads draw, and --explain says why it was not measured")
-    func damagedPageAtRender() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        try folder.write("book/p1.png", try Self.page(width: 300, height: 450))
-        try folder.write("book/p2.png", Array(try Self.page(width: 300, height: 450).prefix(60)))
-        try folder.write("book/p3.png", try Self.page(width: 300, height: 450))
-        try folder.write("book/p4.png", try Self.page(width: 300, height: 450))
-        var options = LayoutOptions()
-        options.size = .height(200)
-        options.cropBorders = true
-        let plan = try #require(BookRenderer.plan([folder.path + "/book"], options: options).plans.first)
-        #expect(plan.text == "[x|1]\n[2|3]\n[4|x]\n")
-        #expect { try plan.renderSpread(at: 1) } throws: { ($0 as? MihirakiError)?.path?.hasSuffix("p2.png") == true }
-        _ = try plan.renderSpread(at: 0)
-        _ = try plan.renderSpread(at: 2)
-        #expect(plan.explanation.contains("# page 2 not measured: "), "\(plan.explanation)")
     }
 }
 
 /// Counts the pages a render reads.
-private final class ReadCounter: RenderObserver {
+final class ReadCounter: RenderObserver {
     private let reads = Mutex(0)
     var count: Int { reads.withLock { $0 } }
     func spreadStarted() {}
