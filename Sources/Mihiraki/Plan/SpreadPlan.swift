@@ -4,13 +4,13 @@ import MihirakiCore
 import MihirakiRaster
 
 /// A book's imposition and layout: every spread, its file name and where each
-/// page and blank goes. A value made from the book's measured facts
-/// (``MeasuredBook``: headers, and with the options that need them, pages'
-/// edges and cuts) and the options, holding no pixels; render it with
+/// page and blank goes. A value made from the book's measured facts (the
+/// pages' headers, and with the options that need them their edges and
+/// cuts) and the options, holding no pixels; render it with
 /// ``renderSpread(at:)`` or ``BookRenderer``.
 ///
 /// Planning runs one way: measure, then plan, then render. Whatever reads
-/// pixels does so before the plan is made (``MeasuredBook``), the plan is a
+/// pixels does so before the plan is made, the plan is a
 /// pure function of those facts, and a renderer only reads it.
 ///
 /// See <doc:ImpositionRules> and <doc:GeometryAndRounding>.

@@ -56,7 +56,7 @@ public enum BookRenderer {
         try render(plans, into: outputRoot, options: options, observer: nil, progress: progress)
     }
 
-    /// ``render(_:into:options:progress:)`` for the books ``plan(_:options:run:skippingUpToDateIn:)``
+    /// ``render(_:into:options:progress:)-([SpreadPlan],_,_,_)`` for the books ``plan(_:options:run:skippingUpToDateIn:)``
     /// planned, drawing from the pages their measuring kept (``PlannedBooks``).
     public static func render(_ planned: PlannedBooks, into outputRoot: String, options: RunOptions = RunOptions(),
                               progress: (@Sendable (Progress) -> Void)? = nil) throws -> [Outcome] {
@@ -73,7 +73,7 @@ public enum BookRenderer {
         case bookFinished(book: Int, Outcome)
     }
 
-    /// ``render(_:into:options:progress:)``, telling `observer` where the
+    /// ``render(_:into:options:progress:)-([SpreadPlan],_,_,_)``, telling `observer` where the
     /// time goes and `events` what is being drawn.
     package static func render(_ plans: [SpreadPlan], into outputRoot: String, options: RunOptions,
                                cache: PageCache? = nil, observer: (any RenderObserver)?,
