@@ -266,7 +266,7 @@ public func mihiraki_render(_ paths: UnsafePointer<UnsafePointer<CChar>?>?, _ pa
         var run = RunOptions()
         run.jobs = jobs > 0 ? Int(jobs) : ProcessInfo.processInfo.activeProcessorCount
         let planned = BookRenderer.plan(books, options: try options(names, values, count), run: run)
-        let outcomes = try BookRenderer.render(planned.plans, into: FileSystem.path(cString: output), options: run)
+        let outcomes = try BookRenderer.render(planned, into: FileSystem.path(cString: output), options: run)
         // One outcome per book given, in order: planned and rendered, or the reason it was not.
         var rows: [[String: Any]] = books.map { ["book": $0, "written": [String](), "error": NSNull()] }
         let failedIndices = books.indices.filter { !planned.pathIndices.contains($0) }
