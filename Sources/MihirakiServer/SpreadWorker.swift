@@ -54,8 +54,11 @@ package enum SpreadWorker {
     private static func encoded(_ error: WorkerError) -> [UInt8] { Array((try? JSONEncoder().encode(error)) ?? Data()) }
 
     /// The worker's books and plans.
-    private final class Worker {
+    final class Worker {
         let settings: WorkerPool.Settings
+        /// The newest plan made of each book version: its facts hold all
+        /// that was measured of the book so far (headers, edges, cuts), so a
+        /// plan with other options measures only what they change.
         private var books: [String: SpreadPlan] = [:]
         private var plans: [String: SpreadPlan] = [:]
 
@@ -72,31 +75,23 @@ package enum SpreadWorker {
             if let known = plans[key] {
                 plan = known
             } else {
-                plan = try answering { try base(version, path: request.path, auto: options.pairing == .auto).replanned(with: options) }
+                plan = try answering { try newest(version, path: request.path).replanned(with: options) }
                 if plans.count > 256 { plans.removeAll() }
                 plans[key] = plan
+                books[version] = plan
             }
             if request.manifest == true { return Array(plan.manifest.json.utf8) }
             return try answering { try plan.spreadFile(at: request.spread - 1, deadline: deadline) }
         }
 
-        /// The book's plan with the server's base options, its edges read for automatic pairing.
-        private func base(_ version: String, path: String, auto: Bool) throws -> SpreadPlan {
-            let key = version + (auto ? "\nedges" : "")
-            if let plan = books[key] { return plan }
-            let plan: SpreadPlan
-            if auto {
-                var options = LayoutOptions()
-                options.maxPixels = settings.maxPixels
-                options.pairing = .auto
-                plan = try base(version, path: path, auto: false).replanned(with: options)
-            } else {
-                var options = LayoutOptions()
-                options.maxPixels = settings.maxPixels
-                plan = try SpreadPlan(book: try Book.load(path, confinedTo: settings.resolvedRoot), options: options)
-            }
+        /// The newest plan of the book, or its plan with the server's base options, its headers read.
+        private func newest(_ version: String, path: String) throws -> SpreadPlan {
+            if let plan = books[version] { return plan }
+            var options = LayoutOptions()
+            options.maxPixels = settings.maxPixels
+            let plan = try SpreadPlan(book: try Book.load(path, confinedTo: settings.resolvedRoot), options: options)
             if books.count > 64 { books.removeAll() }
-            books[key] = plan
+            books[version] = plan
             return plan
         }
 
