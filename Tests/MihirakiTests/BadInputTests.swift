@@ -48,12 +48,12 @@ let badPages: [BadPage] = {
     }
     pages.append(BadPage(name: "zero-byte file", file: "p.png", bytes: [], error: "empty file"))
     pages.append(BadPage(name: "text named .png", file: "p.png", bytes: Array("hello, world\n".utf8),
-                         error: "not an image Mihiraki reads (PNG, JPEG, WebP, GIF, AVIF and JPEG XL)"))
+                         error: "not an image Mihiraki reads (\(ImageFormat.readableNames))"))
     pages.append(BadPage(name: "JPEG named .png (a correct page)", file: "p.png", bytes: jpeg, error: nil))
     // A PDF is a book, never a page: one in a folder of pictures is not drawn.
     pages.append(BadPage(name: "PDF named .png", file: "p.png",
                          bytes: try! Fixtures.bytes(Fixtures.testImages.appendingPathComponent("pdf/vector.pdf")),
-                         error: "not an image Mihiraki reads (PNG, JPEG, WebP, GIF, AVIF and JPEG XL)"))
+                         error: "not an image Mihiraki reads (\(ImageFormat.readableNames))"))
     pages.append(BadPage(name: "header claiming 100000×100000", file: "p.png",
                          bytes: Fixtures.pngWithHeader(width: 100_000, height: 100_000), error: "--max-pixels"))
     // 30000×30000 gray, every row filter 0 and zero: a few hundred KB deflated, 900 MB inflated.

@@ -164,7 +164,7 @@ struct BookTests {
             _ = try SpreadPlan(book: try Book.load(folder.path), options: LayoutOptions())
         } throws: { error in
             guard let error = error as? MihirakiError else { return false }
-            return error == MihirakiError(.unsupportedPage, path: bad, "not an image Mihiraki reads (PNG, JPEG, WebP, GIF, AVIF and JPEG XL)")
+            return error == MihirakiError(.unsupportedPage, path: bad, "not an image Mihiraki reads (\(ImageFormat.readableNames))")
                 && (error.underlying as? CodecError)?.code == .unsupported
         }
         let huge = try folder.write("2.png", Fixtures.pngWithHeader(width: 100_000, height: 100_000))

@@ -2,6 +2,7 @@ import Foundation
 import MihirakiTestSupport
 import Testing
 @testable import Mihiraki
+import MihirakiCodecs
 
 @Suite("Books of WebP, GIF, AVIF and JPEG XL pages", .tags(.library), .timeLimit(.minutes(10)))
 struct FormatBookTests {
@@ -50,7 +51,7 @@ struct FormatBookTests {
         #expect(outcome.succeeded)
         try folder.write("book/p7.bmp", Array("BM".utf8) + [UInt8](repeating: 0, count: 60))
         #expect { _ = try SpreadPlan(book: try Book.load(folder.path + "/book"), options: options) } throws: {
-            ($0 as? MihirakiError)?.description.hasSuffix("p7.bmp: BMP images are not supported (Mihiraki reads PNG, JPEG, WebP, GIF, AVIF and JPEG XL)") == true
+            ($0 as? MihirakiError)?.description.hasSuffix("p7.bmp: BMP images are not supported (Mihiraki reads \(ImageFormat.readableNames))") == true
         }
     }
 
