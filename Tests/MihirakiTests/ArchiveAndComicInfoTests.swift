@@ -39,7 +39,7 @@ struct ArchiveAndComicInfoTests {
         }
         let text = try folder.write("notes.txt", Array("hello".utf8))
         #expect { _ = try Book.load(text) } throws: {
-            ($0 as? MihirakiError)?.message == "not a folder or a book file Mihiraki reads (EPUB, PDF, ZIP, RAR, 7z, tar)"
+            ($0 as? MihirakiError)?.message == "not a folder or a book file Mihiraki reads (\(BookKind.names))"
         }
     }
 

@@ -175,7 +175,7 @@ struct SequentialArchiveTests {
         }
         let other = try folder.write("book.mobi", Array("BOOKMOBI".utf8))
         #expect { _ = try Book.load(other) } throws: {
-            ($0 as? MihirakiError)?.message == "not a folder or a book file Mihiraki reads (EPUB, PDF, ZIP, RAR, 7z, tar)"
+            ($0 as? MihirakiError)?.message == "not a folder or a book file Mihiraki reads (\(BookKind.names))"
         }
         // A PDF is a book now; one that is only its header is a damaged PDF, in one line.
         let pdf = try folder.write("book.pdf", Array("%PDF-1.4".utf8))
