@@ -15,7 +15,7 @@ extension MeasuredBook {
     /// its header gives, with a note saying why; its spread fails when drawn.
     func measuringCuts(_ requests: [Int: CutRequest], jobs: Int, keepingIn cache: PageCache?) -> [Int: MeasuredCut] {
         var measured = cuts
-        let pending = requests.keys.sorted().filter { cuts[$0]?.request != requests[$0] }
+        let pending = largestFirst(requests.keys.filter { cuts[$0]?.request != requests[$0] })
         let results = ParallelMap.run(pending.count, jobs: jobs) { index -> MeasuredCut in
             let number = pending[index], request = requests[number]!
             let header = headers[number - 1]

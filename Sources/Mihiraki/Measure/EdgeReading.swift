@@ -9,16 +9,20 @@ extension MeasuredBook {
     /// pages drawn in the same decodes and kept for the render
     /// (``PageCache``). The first page that cannot be decoded fails the book.
     func readingEdges(maxPixels: Int, jobs: Int, drawing: PageCache.Drawing? = nil) throws -> [PageEdges?] {
-        let results = ParallelMap.run(pages.count, jobs: jobs) { index -> Result<PageEdges?, MihirakiError> in
-            let number = index + 1
+        let order = largestFirst(1...pages.count)
+        let results = ParallelMap.run(order.count, jobs: jobs) { index -> Result<PageEdges?, MihirakiError> in
+            let number = order[index]
             if TestFault.planned != nil { TestFault.strike(drawing: displayPath(page: number)) }
             return Result {
-                let bytes = try book.read(pages[index])
+                let bytes = try book.read(pages[number - 1])
                 if let drawing, let edges = try drawing.draw(page: number, bytes: bytes) { return edges }
                 return try PageEdges.read(bytes, maxPixels: maxPixels)
             }.mapError { MihirakiError.from($0, path: displayPath(page: number)) }
         }
-        return try results.map { try $0.get() }
+        // In page order again, so the first page that fails is the one named.
+        var byPage = [Result<PageEdges?, MihirakiError>?](repeating: nil, count: pages.count)
+        for (number, result) in zip(order, results) { byPage[number - 1] = result }
+        return try byPage.map { try $0!.get() }
     }
 }
 

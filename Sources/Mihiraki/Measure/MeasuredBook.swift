@@ -62,6 +62,14 @@ struct MeasuredBook: Sendable {
         try MihirakiError.wrapping(path: path) { try PageDecoder.checkPixelLimit(header, maxPixels: maxPixels) }
     }
 
+    /// Page numbers in the order to decode them on several threads: the
+    /// largest stored page first, so the last page a thread takes is a small
+    /// one and the pass does not end with one thread decoding alone.
+    func largestFirst(_ numbers: some Collection<Int>) -> [Int] {
+        func size(_ number: Int) -> Int { headers[number - 1].storedWidth * headers[number - 1].storedHeight }
+        return numbers.sorted { size($0) != size($1) ? size($0) > size($1) : $0 < $1 }
+    }
+
     /// Page `number`'s path as messages show it.
     func displayPath(page number: Int) -> String { book.displayPath(pages[number - 1]) }
 }
