@@ -6,7 +6,7 @@ import MihirakiCodecs
 import MihirakiCore
 
 /// `render --pairing auto` draws each page in the decode that reads its
-/// edges (`DrawnAhead`): the files must be the bytes a render that decodes
+/// edges (kept in the run's `PageCache`): the files must be the bytes a render that decodes
 /// every page again writes, including where a split moves a page beside a
 /// colour page or a blank.
 @Suite("Automatic pairing: pages drawn while their edges are read", .tags(.library), .timeLimit(.minutes(10)))
