@@ -44,6 +44,6 @@ struct MeasureOnceTests {
         // Without cropping, pairing reads the edges it already has: nothing.
         var uncut = options
         uncut.cropBorders = false
-        #expect(try measured.replanned(with: uncut).edges == measured.edges)
+        #expect(try measured.replanned(with: uncut).facts.edges == measured.facts.edges)
     }
 }

@@ -44,8 +44,6 @@ public struct SpreadPlan: Sendable {
     var pages: [Book.PageFile] { facts.pages }
     /// Headers of the pages, page `n` at index `n - 1`.
     var headers: [PageHeader] { facts.headers }
-    /// The pages' edges, read for `--pairing auto`.
-    var edges: [PageEdges?]? { facts.edges }
 
     /// The direction used, after `auto` is resolved.
     var direction: ReadingDirection { decisions.direction }
