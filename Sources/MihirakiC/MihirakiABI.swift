@@ -27,7 +27,7 @@ final class BookHandle: Sendable {
     /// earlier plans measured (`jobs`: pages read at once when planning reads
     /// pixels; the plan is the same).
     func plan(_ options: LayoutOptions, jobs: Int32 = 1) throws -> SpreadPlan {
-        let key = options.recorded + " format=" + options.encoding.format.rawValue
+        let key = options.recorded  // every option, the format among them
         let (known, latest) = plans.withLock { ($0.made[key], $0.latest) }
         if let known { return known }
         let jobs = jobs > 0 ? Int(jobs) : ProcessInfo.processInfo.activeProcessorCount
